@@ -1,0 +1,164 @@
+//! The N-d strided array: a dtype and a layout over a shared device buffer. Views share
+//! the buffer (`Arc`); the last one dropped returns the block to the pool.
+
+use std::sync::Arc;
+
+use cudarc::driver::result;
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result, check};
+use crate::layout::{Index, Layout};
+use crate::pool::{Buffer, Pool};
+
+#[derive(Clone)]
+pub struct Array {
+    buffer: Arc<Buffer>,
+    layout: Layout,
+    dtype: DType,
+}
+
+impl Array {
+    /// An uninitialized C-contiguous array.
+    pub fn empty(device: &'static Device, shape: &[usize], dtype: DType) -> Result<Array> {
+        let size = checked_size(shape, dtype)?;
+        let buffer = Pool::alloc(device, size * dtype.itemsize())?;
+        Ok(Array {
+            buffer: Arc::new(buffer),
+            layout: Layout::contiguous(shape),
+            dtype,
+        })
+    }
+
+    /// A view of the same buffer with another layout (and possibly another dtype of the
+    /// same item size). Fails if the layout reaches outside the buffer.
+    pub fn view(&self, layout: Layout, dtype: DType) -> Result<Array> {
+        if !layout.fits(self.buffer.bytes() / dtype.itemsize()) {
+            return Err(Error::Value(
+                "view reaches outside the array's memory".into(),
+            ));
+        }
+        Ok(Array {
+            buffer: self.buffer.clone(),
+            layout,
+            dtype,
+        })
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+    pub fn shape(&self) -> &[usize] {
+        &self.layout.shape
+    }
+    pub fn ndim(&self) -> usize {
+        self.layout.ndim()
+    }
+    pub fn size(&self) -> usize {
+        self.layout.size()
+    }
+    pub fn nbytes(&self) -> usize {
+        self.size() * self.dtype.itemsize()
+    }
+    pub fn device(&self) -> &'static Device {
+        self.buffer.device()
+    }
+    /// Byte strides, as NumPy reports them.
+    pub fn strides_bytes(&self) -> Vec<isize> {
+        self.layout
+            .strides
+            .iter()
+            .map(|s| s * self.dtype.itemsize() as isize)
+            .collect()
+    }
+    /// Device address of element (0, ..., 0).
+    pub fn data_ptr(&self) -> u64 {
+        self.buffer.ptr() + (self.layout.offset * self.dtype.itemsize()) as u64
+    }
+    /// Whether both arrays view the same buffer.
+    pub fn shares_buffer(&self, other: &Array) -> bool {
+        Arc::ptr_eq(&self.buffer, &other.buffer)
+    }
+    /// Whether this array is the only owner of its buffer (NumPy's OWNDATA, roughly).
+    pub fn owns_buffer(&self) -> bool {
+        Arc::strong_count(&self.buffer) == 1
+    }
+
+    pub fn index(&self, indices: &[Index]) -> Result<Array> {
+        self.view(self.layout.index(indices)?, self.dtype)
+    }
+    pub fn transpose(&self, axes: Option<&[isize]>) -> Result<Array> {
+        self.view(self.layout.transpose(axes)?, self.dtype)
+    }
+    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Array> {
+        self.view(self.layout.broadcast_to(shape)?, self.dtype)
+    }
+
+    /// Copies C-ordered host bytes into a new array of `shape`.
+    pub fn from_host(
+        device: &'static Device,
+        bytes: &[u8],
+        shape: &[usize],
+        dtype: DType,
+    ) -> Result<Array> {
+        let out = Array::empty(device, shape, dtype)?;
+        if bytes.len() != out.nbytes() {
+            return Err(Error::Value(format!(
+                "expected {} bytes of host data, got {}",
+                out.nbytes(),
+                bytes.len()
+            )));
+        }
+        if !bytes.is_empty() {
+            device.bind()?;
+            // SAFETY: the destination block holds nbytes; the source slice is that long.
+            check("cuMemcpyHtoD", unsafe {
+                result::memcpy_htod_sync(out.data_ptr(), bytes)
+            })?;
+        }
+        Ok(out)
+    }
+
+    /// Copies the array, in C order, into `dst` (exactly `nbytes` long). Waits for the
+    /// kernels that produce it (the copy is ordered after them on the stream).
+    pub fn to_host(&self, dst: &mut [u8]) -> Result<()> {
+        if dst.len() != self.nbytes() {
+            return Err(Error::Value(format!(
+                "expected a {}-byte host buffer, got {}",
+                self.nbytes(),
+                dst.len()
+            )));
+        }
+        if dst.is_empty() {
+            return Ok(());
+        }
+        let src = if self.layout.is_c_contiguous() {
+            self.clone()
+        } else {
+            crate::ops::copy::contiguous(self)?
+        };
+        self.device().bind()?;
+        // SAFETY: src is C-contiguous with nbytes bytes from data_ptr, inside its block.
+        check("cuMemcpyDtoH", unsafe {
+            result::memcpy_dtoh_sync(dst, src.data_ptr())
+        })
+    }
+}
+
+/// The element count of `shape`, refusing sizes whose byte count overflows.
+pub fn checked_size(shape: &[usize], dtype: DType) -> Result<usize> {
+    let too_big = || {
+        Error::Value("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.".into())
+    };
+    let size = shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .ok_or_else(too_big)?;
+    size.checked_mul(dtype.itemsize())
+        .filter(|&b| b <= isize::MAX as usize)
+        .ok_or_else(too_big)?;
+    Ok(size)
+}

@@ -1,0 +1,25 @@
+//! gpupy's host library: everything between a Python call and a kernel launch.
+//!
+//! - `device`: the driver (loaded at run time), devices and their contexts;
+//! - `pool`: the caching device-memory pool, one per device;
+//! - `module`: the embedded kernels, loaded once per context, functions looked up once;
+//! - `dtype`, `layout`: dtypes, shapes, strides, broadcasting and views (pure Rust);
+//! - `array`: the N-d strided array over a shared device buffer;
+//! - `ops`: one function per operation, each choosing and launching kernels;
+//! - `event`: CUDA events for timing and synchronization.
+//!
+//! Every fallible call returns `Result<_, Error>`; nothing here panics on bad input.
+
+pub mod array;
+pub mod device;
+pub mod dtype;
+pub mod error;
+pub mod event;
+pub mod layout;
+pub mod module;
+pub mod ops;
+pub mod pool;
+
+pub use array::Array;
+pub use dtype::DType;
+pub use error::{Error, Result};

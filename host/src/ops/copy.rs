@@ -1,0 +1,117 @@
+//! Copies between layouts and dtype conversion.
+
+use cudarc::driver::result;
+
+use super::{BLOCK, arg, grid_for, strided_args};
+use crate::array::Array;
+use crate::dtype::DType;
+use crate::error::{Error, Result, check};
+use crate::layout::shape_str;
+use crate::module::launch;
+
+/// Copies `src` into `dst` (NumPy's `dst[...] = src`): `src` broadcasts to `dst`'s shape;
+/// dtypes must match (use `astype` first).
+pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
+    if src.dtype() != dst.dtype() {
+        return Err(Error::Type(format!(
+            "copy_into needs equal dtypes, got {} and {}",
+            src.dtype().name(),
+            dst.dtype().name()
+        )));
+    }
+    let src = src.broadcast_to(dst.shape())?;
+    if dst.size() == 0 {
+        return Ok(());
+    }
+    let device = dst.device();
+    same_device(&src, dst)?;
+    device.bind()?;
+    if src.layout().is_c_contiguous() && dst.layout().is_c_contiguous() {
+        // SAFETY: both ranges are nbytes long and lie inside their blocks.
+        return check("cuMemcpyDtoDAsync", unsafe {
+            result::memcpy_dtod_async(
+                dst.data_ptr(),
+                src.data_ptr(),
+                dst.nbytes(),
+                std::ptr::null_mut(),
+            )
+        });
+    }
+    let mut args = strided_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
+    let (mut s, mut d) = (src.data_ptr(), dst.data_ptr());
+    let f = device.kernels()?.copy(dst.dtype().itemsize());
+    // SAFETY: (Strided<2>, src, dst) is the copy kernel's parameter list; both layouts
+    // fit their buffers, so every offset from `args` is in bounds.
+    unsafe {
+        launch(
+            f,
+            (grid_for(device, args.len), 1, 1),
+            BLOCK,
+            0,
+            &mut [arg(&mut args), arg(&mut s), arg(&mut d)],
+        )
+    }
+}
+
+/// A C-contiguous copy of `a` (or `a` itself when it already is one).
+pub fn contiguous(a: &Array) -> Result<Array> {
+    if a.layout().is_c_contiguous() && a.data_ptr() % 16 == 0 {
+        return Ok(a.clone());
+    }
+    let out = Array::empty(a.device(), a.shape(), a.dtype())?;
+    copy_into(a, &out)?;
+    Ok(out)
+}
+
+/// A new C-contiguous array of `dtype` with `a`'s values (NumPy's `astype`).
+pub fn astype(a: &Array, dtype: DType) -> Result<Array> {
+    if dtype == a.dtype() {
+        let out = Array::empty(a.device(), a.shape(), dtype)?;
+        copy_into(a, &out)?;
+        return Ok(out);
+    }
+    let device = a.device();
+    let f = device.kernels()?.cast(a.dtype(), dtype)?;
+    let out = Array::empty(device, a.shape(), dtype)?;
+    if out.size() == 0 {
+        return Ok(out);
+    }
+    device.bind()?;
+    let mut args = strided_args(a.shape(), [&out.layout().strides, &a.layout().strides])?;
+    let (mut s, mut d) = (a.data_ptr(), out.data_ptr());
+    // SAFETY: (Strided<2>, src, dst) is the cast kernel's parameter list; both layouts fit.
+    unsafe {
+        launch(
+            f,
+            (grid_for(device, args.len), 1, 1),
+            BLOCK,
+            0,
+            &mut [arg(&mut args), arg(&mut s), arg(&mut d)],
+        )?
+    };
+    Ok(out)
+}
+
+/// Arrays of one operation must live on one device (CuPy raises ValueError too).
+pub(crate) fn same_device(a: &Array, b: &Array) -> Result<()> {
+    if a.device().id != b.device().id {
+        return Err(Error::Value(format!(
+            "arrays are on different devices ({} and {}); move one with gpupy.asarray under `with gpupy.cuda.Device(i)`",
+            a.device().id,
+            b.device().id
+        )));
+    }
+    Ok(())
+}
+
+/// NumPy's error for an output of the wrong shape.
+pub(crate) fn check_out_shape(out: &Array, shape: &[usize]) -> Result<()> {
+    if out.shape() != shape {
+        return Err(Error::Value(format!(
+            "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+            shape_str(out.shape()).replace(", ", ","),
+            shape_str(shape).replace(", ", ",")
+        )));
+    }
+    Ok(())
+}

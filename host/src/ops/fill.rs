@@ -1,0 +1,62 @@
+//! Filling arrays with one value.
+
+use cudarc::driver::result;
+
+use super::{BLOCK, arg, grid_for};
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result, check};
+use crate::module::launch;
+
+/// A new array of `shape` with every element equal to `value`, given as the dtype's
+/// little-endian bytes (so this needs no per-dtype code).
+pub fn full(device: &'static Device, shape: &[usize], dtype: DType, value: &[u8]) -> Result<Array> {
+    let out = Array::empty(device, shape, dtype)?;
+    fill(&out, value)?;
+    Ok(out)
+}
+
+/// Sets every element of the C-contiguous array `out` to `value` (the dtype's bytes).
+pub fn fill(out: &Array, value: &[u8]) -> Result<()> {
+    let itemsize = out.dtype().itemsize();
+    if value.len() != itemsize {
+        return Err(Error::Value(format!(
+            "fill value has {} bytes, {} needs {itemsize}",
+            value.len(),
+            out.dtype().name()
+        )));
+    }
+    if !out.layout().is_c_contiguous() {
+        let tmp = full(out.device(), out.shape(), out.dtype(), value)?;
+        return super::copy::copy_into(&tmp, out);
+    }
+    if out.size() == 0 {
+        return Ok(());
+    }
+    let device = out.device();
+    device.bind()?;
+    if value.iter().all(|&b| b == value[0]) {
+        // SAFETY: the range is nbytes long inside the array's block.
+        return check("cuMemsetD8Async", unsafe {
+            result::memset_d8_async(out.data_ptr(), value[0], out.nbytes(), std::ptr::null_mut())
+        });
+    }
+    let mut bits = [0u8; 16];
+    bits[..itemsize].copy_from_slice(value);
+    let mut v = u128::from_le_bytes(bits);
+    let (mut ptr, mut n) = (out.data_ptr(), out.size() as u64);
+    let f = device.kernels()?.fill(itemsize);
+    // The kernel parameter is the item type (u8..u128); on little-endian hosts the low
+    // bytes of `v` are exactly that value.
+    // SAFETY: (out, n, value) is the fill kernel's parameter list; out holds n elements.
+    unsafe {
+        launch(
+            f,
+            (grid_for(device, n.div_ceil(16 / itemsize as u64)), 1, 1),
+            BLOCK,
+            0,
+            &mut [arg(&mut ptr), arg(&mut n), arg(&mut v)],
+        )
+    }
+}

@@ -1,0 +1,83 @@
+//! One function per operation. Each checks its inputs (dtypes, shapes, devices), picks a
+//! kernel variant and launch size, and launches on the device's stream. Kernels assume
+//! what these functions check: every offset a launch can produce lies inside its buffer,
+//! which holds because every `Array` layout fits its buffer (see `layout`).
+
+pub mod copy;
+pub mod elementwise;
+pub mod fill;
+pub mod matmul;
+pub mod reduce;
+
+use std::ffi::c_void;
+
+use gpupy_kernels::args::{MAX_DIMS, Strided};
+
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::layout::coalesce;
+
+/// Threads per block of the elementwise and reduction kernels.
+pub(crate) const BLOCK: u32 = 256;
+
+/// Blocks for a grid-stride kernel over `work` items: enough to fill every SM (2048
+/// resident threads each) and no more, since the loop covers the rest.
+pub(crate) fn grid_for(device: &Device, work: u64) -> u32 {
+    let full = device.props.multi_processor_count.max(1) as u64 * (2048 / BLOCK as u64);
+    work.div_ceil(BLOCK as u64).clamp(1, full) as u32
+}
+
+/// Launch arguments for a strided kernel over `shape`, one stride list per operand (in
+/// elements, C order). Axes are merged first; the kernel wants them innermost first.
+pub(crate) fn strided_args<const N: usize>(
+    shape: &[usize],
+    strides: [&[isize]; N],
+) -> Result<Strided<N>> {
+    let (shape, strides) = coalesce(shape, strides);
+    if shape.len() > MAX_DIMS {
+        return Err(Error::Value(format!(
+            "gpupy's kernels take at most {MAX_DIMS} dimensions after merging contiguous axes, got {}; \
+             make the array contiguous first (gpupy.ascontiguousarray)",
+            shape.len()
+        )));
+    }
+    let mut args = Strided {
+        len: 1,
+        ndim: shape.len() as u32,
+        _pad: 0,
+        shape: [1; MAX_DIMS],
+        strides: [[0; MAX_DIMS]; N],
+    };
+    for (d, &n) in shape.iter().rev().enumerate() {
+        args.shape[d] = n as u64;
+        args.len *= n as u64;
+    }
+    for (k, s) in strides.iter().enumerate() {
+        for (d, &st) in s.iter().rev().enumerate() {
+            args.strides[k][d] = st as i64;
+        }
+    }
+    Ok(args)
+}
+
+/// A kernel parameter: a pointer to the value, as `cuLaunchKernel` wants it.
+pub(crate) fn arg<T>(v: &mut T) -> *mut c_void {
+    (v as *mut T).cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strided_args_are_innermost_first() {
+        // A transposed 3x4 view against a contiguous output: no axes merge.
+        let a = strided_args(&[4, 3], [&[3, 1], &[1, 4]]).unwrap();
+        assert_eq!((a.len, a.ndim), (12, 2));
+        assert_eq!(&a.shape[..2], &[3, 4]);
+        assert_eq!(&a.strides[0][..2], &[1, 3]);
+        assert_eq!(&a.strides[1][..2], &[4, 1]);
+        let scalar = strided_args::<1>(&[], [&[]]).unwrap();
+        assert_eq!((scalar.len, scalar.ndim), (1, 0));
+    }
+}

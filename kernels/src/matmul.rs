@@ -1,0 +1,400 @@
+//! Matrix products: a tiled shared-memory GEMM with register blocking, one generic body
+//! stamped per dtype and tile shape of `gemm::{F32_TILES, F64_TILES}`.
+//!
+//! A block computes a `BM x BN` tile of `C` in steps of `BK` along `k`. Each step's tiles of
+//! `A` (`BM x BK`) and `B` (`BK x BN`) go to shared memory, both stored `[p][row or col]`
+//! so that a thread reads its rows of `A` and its columns of `B` for one `p` as 16-byte
+//! vectors. A thread owns `TM x TN` outputs in registers, split into 16-byte groups spread
+//! over the tile (rows `g*BM*VEC/TM + ty*VEC ..`), so the 16 threads of a warp that read
+//! `B` together read 256 contiguous bytes: no bank conflicts. Shared memory holds two
+//! stages: while a step is computed, the next one is read from global memory into
+//! registers, then stored into the other stage; one barrier a step.
+//!
+//! Global loads take any strides and guard every element (zero outside the matrix). The
+//! thread-to-element mapping follows the operand's contiguous direction, so loads of a
+//! row-major or transposed `A` or `B` are coalesced.
+//!
+//! Every register array is indexed only by constants after unrolling: a run-time index
+//! would put it in local memory (`ptxas -v` shows 0 bytes of stack for every entry).
+
+use core::arch::asm;
+
+use crate::gemm::{self, F32_TILES, F64_TILES, Gemm, Tile};
+use crate::gpu::{Shared, block_idx, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx};
+
+/// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16, or
+/// 64 for `unroll!(64; ...)`), so that every index into a register array is a constant:
+/// LLVM's unroller gives up on the larger nests here, and a run-time index sends the array
+/// to local memory. Nests multiply the code the compiler sees: keep them shallow.
+macro_rules! unroll {
+    ($i:ident in 0..$n:expr => $body:block) => {
+        unroll!(@ 16, $i, $n, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (64; $i:ident in 0..$n:expr => $body:block) => {
+        unroll!(@ 64, $i, $n, $body;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
+    };
+    (@ $max:literal, $i:ident, $n:expr, $body:block; $($k:literal)*) => {{
+        const { assert!($n <= $max) };
+        $(
+            if $k < $n {
+                let $i: usize = $k;
+                $body
+            }
+        )*
+    }};
+}
+
+/// What the GEMM needs of its element type beyond `Shared`.
+trait Elem: Shared {
+    const ZERO: Self;
+    /// Elements in 16 bytes.
+    const VEC: usize;
+    /// `a * b + c`, rounded once.
+    fn fma(a: Self, b: Self, c: Self) -> Self;
+    /// The `VEC` elements at `addr` (16-byte aligned, in the launch's shared memory) in the
+    /// first `VEC` slots.
+    unsafe fn ld_shared_vec(addr: u32) -> [Self; 4];
+}
+
+impl Elem for f32 {
+    const ZERO: f32 = 0.0;
+    const VEC: usize = 4;
+    #[inline(always)]
+    fn fma(a: f32, b: f32, c: f32) -> f32 {
+        let d: f32;
+        // SAFETY: register-only arithmetic.
+        unsafe {
+            asm!("fma.rn.f32 {d}, {a}, {b}, {c};", d = out(reg32) d, a = in(reg32) a, b = in(reg32) b,
+                 c = in(reg32) c, options(pure, nomem, nostack))
+        };
+        d
+    }
+    #[inline(always)]
+    unsafe fn ld_shared_vec(addr: u32) -> [f32; 4] {
+        let (x, y, z, w): (f32, f32, f32, f32);
+        // SAFETY: per the trait contract.
+        unsafe {
+            asm!("ld.shared.v4.f32 {{{x}, {y}, {z}, {w}}}, [{a}];", a = in(reg32) addr,
+                 x = out(reg32) x, y = out(reg32) y, z = out(reg32) z, w = out(reg32) w,
+                 options(nostack, readonly, pure))
+        };
+        [x, y, z, w]
+    }
+}
+
+impl Elem for f64 {
+    const ZERO: f64 = 0.0;
+    const VEC: usize = 2;
+    #[inline(always)]
+    fn fma(a: f64, b: f64, c: f64) -> f64 {
+        let d: f64;
+        // SAFETY: register-only arithmetic.
+        unsafe {
+            asm!("fma.rn.f64 {d}, {a}, {b}, {c};", d = out(reg64) d, a = in(reg64) a, b = in(reg64) b,
+                 c = in(reg64) c, options(pure, nomem, nostack))
+        };
+        d
+    }
+    #[inline(always)]
+    unsafe fn ld_shared_vec(addr: u32) -> [f64; 4] {
+        let (x, y): (f64, f64);
+        // SAFETY: per the trait contract.
+        unsafe {
+            asm!("ld.shared.v2.f64 {{{x}, {y}}}, [{a}];", a = in(reg32) addr,
+                 x = out(reg64) x, y = out(reg64) y, options(nostack, readonly, pure))
+        };
+        [x, y, 0.0, 0.0]
+    }
+}
+
+/// One operand's share of a tile step for this thread: `L` elements of the `OUTER x BK`
+/// tile (`OUTER` is `BM` for `A`, `BN` for `B`), element `r` at tile position
+/// `(o0 + r*do_, p0 + r*dp)`.
+///
+/// The operand's element `(o, p)` is at `base + o*s_o + p*s_p` (`A`: `s_o = a_row`,
+/// `s_p = a_col`; `B`: `s_o = b_col`, `s_p = b_row`). Consecutive threads take consecutive
+/// `p` when `s_p == 1` (row-major `A`, transposed `B`) and consecutive `o` otherwise
+/// (row-major `B`, transposed `A`), so a warp reads contiguous memory in both layouts.
+struct Loader<T, const L: usize> {
+    /// Address of element 0 for the current step; only read under the guards.
+    ptr: *const T,
+    /// Element distance between consecutive `r`, and between steps.
+    step_r: isize,
+    step_k: isize,
+    /// Whether row/column `o0 + r*do_` is inside the matrix.
+    o_ok: [bool; L],
+    p0: u32,
+    dp: u32,
+    /// Shared-memory byte offset (within a stage) of element 0, and between consecutive `r`.
+    s_off: u32,
+    s_step: u32,
+}
+
+impl<T: Elem, const L: usize> Loader<T, L> {
+    /// `o_base`: first row/column of the block's tile; `o_len`: the matrix's extent there.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn new<const OUTER: usize, const BK: usize, const THREADS: usize>(
+        base: *const T,
+        o_base: u32,
+        o_len: u32,
+        s_o: i64,
+        s_p: i64,
+        t: u32,
+    ) -> Self {
+        let (o0, do_, p0, dp) = if s_p == 1 {
+            (t / BK as u32, (THREADS / BK) as u32, t % BK as u32, 0)
+        } else {
+            (t % OUTER as u32, 0, t / OUTER as u32, (THREADS / OUTER) as u32)
+        };
+        let mut o_ok = [false; L];
+        unroll!(r in 0..L => {
+            o_ok[r] = o_base + o0 + r as u32 * do_ < o_len;
+        });
+        let off = (o_base + o0) as i64 * s_o + p0 as i64 * s_p;
+        let ld = gemm::smem_ld(OUTER as u32, size_of::<T>() as u32);
+        Loader {
+            ptr: base.wrapping_offset(off as isize),
+            step_r: (do_ as i64 * s_o + dp as i64 * s_p) as isize,
+            step_k: (BK as i64 * s_p) as isize,
+            o_ok,
+            p0,
+            dp,
+            s_off: (p0 * ld + o0) * size_of::<T>() as u32,
+            s_step: (dp * ld + do_) * size_of::<T>() as u32,
+        }
+    }
+
+    /// Reads this step's elements (`k_left` = values of `p` left from the step's start) and
+    /// moves on to the next step.
+    ///
+    /// # Safety
+    /// Every in-bounds element is inside the operand's allocation (the host's check).
+    #[inline(always)]
+    unsafe fn load(&mut self, k_left: u32) -> [T; L] {
+        let mut v = [T::ZERO; L];
+        unroll!(r in 0..L => {
+            if self.o_ok[r] && self.p0 + r as u32 * self.dp < k_left {
+                // SAFETY: (o, p) is inside the matrix, so inside the allocation.
+                v[r] = unsafe { *self.ptr.wrapping_offset(r as isize * self.step_r) };
+            }
+        });
+        self.ptr = self.ptr.wrapping_offset(self.step_k);
+        v
+    }
+
+    /// # Safety
+    /// `stage` is the shared address of this operand's tile in one stage.
+    #[inline(always)]
+    unsafe fn store(&self, stage: u32, v: &[T; L]) {
+        unroll!(r in 0..L => {
+            // SAFETY: inside the stage (tile positions are inside OUTER x BK).
+            unsafe { T::st_shared(stage + self.s_off + r as u32 * self.s_step, v[r]) };
+        });
+    }
+}
+
+/// `C[z] = A[z] @ B[z]` for the block's tile. `LA = BM*BK/THREADS`, `LB = BN*BK/THREADS`
+/// and `THREADS = (BM/TM)*(BN/TN)` are passed in since const generics cannot compute them.
+///
+/// # Safety
+/// Launched with grid `(ceil(n/BN), ceil(m/BM), batch)`, `THREADS` threads and
+/// `gemm::smem_bytes(BM, BN, BK, size_of::<T>())` bytes of dynamic shared memory; every
+/// element the strides reach for indices inside `(batch, m, n, k)` is inside its
+/// allocation; `c` does not overlap `a` or `b`.
+#[inline(always)]
+unsafe fn matmul<
+    T: Elem,
+    const BM: usize,
+    const BN: usize,
+    const BK: usize,
+    const TM: usize,
+    const TN: usize,
+    const THREADS: usize,
+    const LA: usize,
+    const LB: usize,
+>(
+    g: Gemm,
+    a: *const T,
+    b: *const T,
+    c: *mut T,
+) {
+    const {
+        assert!(THREADS == (BM / TM) * (BN / TN));
+        assert!(BM % TM == 0 && BN % TN == 0 && TM % T::VEC == 0 && TN % T::VEC == 0);
+        assert!(THREADS % BM == 0 && THREADS % BN == 0 && THREADS % BK == 0);
+        assert!(LA * THREADS == BM * BK && LB * THREADS == BN * BK);
+    }
+    let size = size_of::<T>() as u32;
+    let vec = T::VEC as u32;
+    let t = thread_idx();
+    let z = block_idx_z() as i64;
+    let (tile_row, tile_col) =
+        gemm::block_tile(block_idx(), block_idx_y(), g.n.div_ceil(BN as u32), g.m.div_ceil(BM as u32));
+    let row0 = tile_row * BM as u32;
+    let col0 = tile_col * BN as u32;
+
+    let mut la = Loader::<T, LA>::new::<BM, BK, THREADS>(
+        a.wrapping_offset((z * g.a_batch) as isize),
+        row0,
+        g.m,
+        g.a_row,
+        g.a_col,
+        t,
+    );
+    let mut lb = Loader::<T, LB>::new::<BN, BK, THREADS>(
+        b.wrapping_offset((z * g.b_batch) as isize),
+        col0,
+        g.n,
+        g.b_col,
+        g.b_row,
+        t,
+    );
+
+    // Shared layout of one stage: A[BK][LDA], then B[BK][LDB].
+    let lda = gemm::smem_ld(BM as u32, size);
+    let ldb = gemm::smem_ld(BN as u32, size);
+    let a_bytes = BK as u32 * lda * size;
+    let stage_bytes = a_bytes + BK as u32 * ldb * size;
+    let smem = smem_addr(0);
+
+    // This thread's place in the grid of `TM x TN` pieces (see `gemm::thread_row`).
+    let tx = t % (BN / TN) as u32;
+    let ty = t / (BN / TN) as u32;
+
+    let mut acc = [[T::ZERO; TN]; TM];
+    let steps = g.k.div_ceil(BK as u32);
+    if steps > 0 {
+        let (va, vb) = unsafe { (la.load(g.k), lb.load(g.k)) };
+        // SAFETY: stage 0 lies inside the launch's shared memory.
+        unsafe {
+            la.store(smem, &va);
+            lb.store(smem + a_bytes, &vb);
+        }
+        sync_threads();
+    }
+    let mut s = 0;
+    while s < steps {
+        let stage = smem + (s & 1) * stage_bytes;
+        let next = s + 1 < steps;
+        let mut va = [T::ZERO; LA];
+        let mut vb = [T::ZERO; LB];
+        if next {
+            let k_left = g.k - (s + 1) * BK as u32;
+            // SAFETY: guarded loads, per the function's contract.
+            unsafe {
+                va = la.load(k_left);
+                vb = lb.load(k_left);
+            }
+        }
+        unroll!(kk in 0..BK => {
+            let mut af = [T::ZERO; TM];
+            let mut bf = [T::ZERO; TN];
+            let mut v = [T::ZERO; 4];
+            unroll!(i in 0..TM => {
+                if i % T::VEC == 0 {
+                    let row = gemm::thread_row((i / T::VEC) as u32, 0, ty, BM as u32, TM as u32, vec);
+                    let addr = stage + (kk as u32 * lda + row) * size;
+                    // SAFETY: 16-byte aligned (rows are padded to 16 bytes), inside the stage.
+                    v = unsafe { T::ld_shared_vec(addr) };
+                }
+                af[i] = v[i % T::VEC];
+            });
+            unroll!(j in 0..TN => {
+                if j % T::VEC == 0 {
+                    let col = gemm::thread_row((j / T::VEC) as u32, 0, tx, BN as u32, TN as u32, vec);
+                    let addr = stage + a_bytes + (kk as u32 * ldb + col) * size;
+                    // SAFETY: as above.
+                    v = unsafe { T::ld_shared_vec(addr) };
+                }
+                bf[j] = v[j % T::VEC];
+            });
+            unroll!(64; ij in 0..TM * TN => {
+                let (i, j) = (ij / TN, ij % TN);
+                acc[i][j] = T::fma(af[i], bf[j], acc[i][j]);
+            });
+        });
+        if next {
+            // The other stage: every thread finished reading it before the last barrier.
+            let other = smem + ((s + 1) & 1) * stage_bytes;
+            // SAFETY: inside the launch's shared memory.
+            unsafe {
+                la.store(other, &va);
+                lb.store(other + a_bytes, &vb);
+            }
+        }
+        sync_threads();
+        s += 1;
+    }
+
+    let c = c.wrapping_offset((z * g.c_batch) as isize);
+    // Register (i, j) holds row tile_row*BM + i/VEC*BM*VEC/TM + ty*VEC + i%VEC, and
+    // likewise for columns (see `gemm::thread_row`).
+    unroll!(i in 0..TM => {
+        let row = row0 + gemm::thread_row((i / T::VEC) as u32, (i % T::VEC) as u32, ty, BM as u32, TM as u32, vec);
+        if row < g.m {
+            let crow = c.wrapping_offset((row as i64 * g.c_row) as isize);
+            unroll!(j in 0..TN => {
+                let col = col0 + gemm::thread_row((j / T::VEC) as u32, (j % T::VEC) as u32, tx, BN as u32, TN as u32, vec);
+                if col < g.n {
+                    // SAFETY: (row, col) is inside C.
+                    unsafe { *crow.wrapping_add(col as usize) = acc[i][j] };
+                }
+            });
+        }
+    });
+}
+
+/// Whether two names are equal, at compile time.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Stamps `gpupy_matmul_<ty>_<name>` for entry `idx` of `tiles`; the names are spelled out
+/// (`export_name` takes a literal) and checked against the table at compile time, as is
+/// the table's length.
+macro_rules! matmul_entries {
+    ($ty:ident, $tiles:ident, $($idx:literal $name:literal)*) => {
+        const _: () = assert!($tiles.len() == [$($idx),*].len());
+        $(
+            const _: () = {
+                const TILE: Tile = $tiles[$idx];
+                const _: () = assert!(same(TILE.name, $name));
+                const THREADS: usize = TILE.threads as usize;
+                #[unsafe(export_name = concat!("gpupy_matmul_", stringify!($ty), "_", $name))]
+                unsafe extern "ptx-kernel" fn kernel(g: Gemm, a: *const $ty, b: *const $ty, c: *mut $ty) {
+                    // SAFETY: the host launches per the tile table and checks the strides.
+                    unsafe {
+                        matmul::<
+                            $ty,
+                            { TILE.bm as usize },
+                            { TILE.bn as usize },
+                            { TILE.bk as usize },
+                            { TILE.tm as usize },
+                            { TILE.tn as usize },
+                            THREADS,
+                            { (TILE.bm * TILE.bk) as usize / THREADS },
+                            { (TILE.bn * TILE.bk) as usize / THREADS },
+                        >(g, a, b, c)
+                    }
+                }
+            };
+        )*
+    };
+}
+
+matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "128x128k16" 4 "128x64k8" 5 "64x64w" 6 "64x64k8" 7 "128x64t");
+matmul_entries!(f64, F64_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x64w" 4 "128x64t" 5 "64x64k16");

@@ -1,0 +1,73 @@
+"""gpupy: a CuPy-like GPU array library whose kernels are written in Rust.
+
+    import numpy as np
+    import gpupy as gp
+
+    x = gp.asarray(np.random.rand(1000, 1000).astype(np.float32))
+    y = (x @ x.T + 1.0).sum()
+    print(float(y))
+
+The names follow NumPy; GPU-specific ones follow CuPy (``gpupy.cuda.Device``,
+``gpupy.cuda.Event``, ``gpupy.get_default_memory_pool()``).
+"""
+
+from numpy import (  # dtypes are NumPy's own objects, so dtype=np.float32 and gp.float32 agree
+    bool_,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+
+from gpupy import cuda
+from gpupy._gpupy import ndarray
+from gpupy._creation import array, asarray, asnumpy, empty, full, ones, zeros
+from gpupy._math import add, divide, dot, matmul, multiply, subtract, sum, true_divide
+from gpupy.cuda.memory import MemoryPool, get_default_memory_pool
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ndarray",
+    "array",
+    "asarray",
+    "asnumpy",
+    "empty",
+    "zeros",
+    "ones",
+    "full",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+    "sum",
+    "dot",
+    "matmul",
+    "cuda",
+    "get_default_memory_pool",
+    "MemoryPool",
+    "bool_",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]

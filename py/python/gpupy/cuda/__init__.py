@@ -1,0 +1,95 @@
+"""GPU-specific names, as CuPy's ``cupy.cuda``: devices, events, streams, the memory pool."""
+
+from gpupy import _gpupy
+from gpupy._gpupy import CUDARuntimeError, Event, OutOfMemoryError, get_elapsed_time
+from gpupy.cuda import memory, runtime
+from gpupy.cuda.memory import MemoryPool
+
+
+def is_available():
+    """Whether a CUDA driver and at least one GPU are present."""
+    return _gpupy.is_available()
+
+
+class Device:
+    """A GPU (CuPy's ``cupy.cuda.Device``). ``with Device(1):`` makes it current."""
+
+    def __init__(self, device=None):
+        self.id = _gpupy.get_device_id() if device is None else int(device)
+        self._previous = []
+
+    @property
+    def compute_capability(self):
+        """``'90'`` for an H100, as CuPy reports it."""
+        return _gpupy.device_compute_capability(self.id)
+
+    @property
+    def mem_info(self):
+        """(free, total) bytes of device memory."""
+        return _gpupy.device_mem_info(self.id)
+
+    def synchronize(self):
+        """Waits for all work queued on this device."""
+        _gpupy.device_synchronize(self.id)
+
+    def use(self):
+        _gpupy.set_device_id(self.id)
+
+    def __enter__(self):
+        self._previous.append(_gpupy.get_device_id())
+        self.use()
+        return self
+
+    def __exit__(self, *exc):
+        _gpupy.set_device_id(self._previous.pop())
+
+    def __int__(self):
+        return self.id
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+
+class Stream:
+    """A CUDA stream. gpupy queues all work on the default (null) stream so far."""
+
+    null = None
+
+    def __init__(self, null=False):
+        if not null:
+            raise NotImplementedError("gpupy runs on the null stream so far: use gpupy.cuda.Stream.null")
+
+    def synchronize(self):
+        """Waits for all work queued on the stream."""
+        _gpupy.device_synchronize(_gpupy.get_device_id())
+
+    def __repr__(self):
+        return "<gpupy.cuda.Stream null>"
+
+
+Stream.null = Stream(null=True)
+
+
+def get_current_stream():
+    return Stream.null
+
+
+__all__ = [
+    "CUDARuntimeError",
+    "OutOfMemoryError",
+    "Device",
+    "Event",
+    "Stream",
+    "MemoryPool",
+    "get_elapsed_time",
+    "get_current_stream",
+    "is_available",
+    "memory",
+    "runtime",
+]

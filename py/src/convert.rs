@@ -1,0 +1,88 @@
+//! Crossing the boundary: NumPy dtypes to `DType` and back, NumPy arrays to device
+//! arrays and back. NumPy dtype objects are made once and cached.
+
+use gpupy_host::{Array, DType, device};
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyTuple;
+
+use crate::errors::OrRaise;
+
+static NUMPY_DTYPES: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+
+/// NumPy's dtype object for `d` (what `.dtype` returns).
+pub fn numpy_dtype(py: Python<'_>, d: DType) -> PyResult<Bound<'_, PyAny>> {
+    let all = NUMPY_DTYPES.get_or_try_init(py, || -> PyResult<Vec<Py<PyAny>>> {
+        let np_dtype = py.import("numpy")?.getattr("dtype")?;
+        DType::ALL
+            .iter()
+            .map(|d| Ok(np_dtype.call1((d.name(),))?.unbind()))
+            .collect()
+    })?;
+    let i = DType::ALL
+        .iter()
+        .position(|x| *x == d)
+        .expect("ALL lists every dtype");
+    Ok(all[i].bind(py).clone())
+}
+
+/// The `DType` of anything `numpy.dtype()` accepts (`np.float32`, `'f4'`, `float`, ...).
+pub fn to_dtype(py: Python<'_>, spec: &Bound<'_, PyAny>) -> PyResult<DType> {
+    let descr = py.import("numpy")?.getattr("dtype")?.call1((spec,))?;
+    let name: String = descr.getattr("name")?.extract()?;
+    DType::from_name(&name).or_raise()
+}
+
+/// A device copy of a C-contiguous, native-byte-order NumPy array (the Python layer
+/// guarantees both).
+pub fn from_numpy(py: Python<'_>, arr: &Bound<'_, PyAny>) -> PyResult<Array> {
+    let arr = arr
+        .cast::<PyUntypedArray>()
+        .map_err(|_| PyTypeError::new_err("expected a numpy.ndarray"))?;
+    if !arr.is_c_contiguous() {
+        return Err(PyTypeError::new_err(
+            "internal: from_numpy needs a C-contiguous array",
+        ));
+    }
+    let dtype = to_dtype(py, arr.dtype().as_any())?;
+    let shape = arr.shape().to_vec();
+    let nbytes = shape.iter().product::<usize>() * dtype.itemsize();
+    // SAFETY: a C-contiguous NumPy array owns `nbytes` readable bytes at `data`; `arr`
+    // stays alive (and is not resized: NumPy refuses while a reference exists) for the copy.
+    let bytes = unsafe {
+        let data = (*arr.as_array_ptr()).fields.data as *const u8;
+        if nbytes == 0 {
+            &[][..]
+        } else {
+            std::slice::from_raw_parts(data, nbytes)
+        }
+    };
+    let dev = device::current().or_raise()?;
+    py.detach(|| Array::from_host(dev, bytes, &shape, dtype))
+        .or_raise()
+}
+
+/// A new NumPy array with `a`'s values.
+pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> {
+    let shape = PyTuple::new(py, a.shape())?;
+    let out = py
+        .import("numpy")?
+        .getattr("empty")?
+        .call1((shape, numpy_dtype(py, a.dtype())?))?;
+    let arr = out.cast::<PyUntypedArray>()?;
+    let nbytes = a.nbytes();
+    // SAFETY: numpy.empty returned a fresh C-contiguous array of exactly `nbytes` bytes,
+    // referenced only here until we return it.
+    let dst = unsafe {
+        let data = (*arr.as_array_ptr()).fields.data as *mut u8;
+        if nbytes == 0 {
+            &mut [][..]
+        } else {
+            std::slice::from_raw_parts_mut(data, nbytes)
+        }
+    };
+    py.detach(|| a.to_host(dst)).or_raise()?;
+    Ok(out)
+}

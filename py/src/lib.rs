@@ -1,0 +1,31 @@
+//! The extension module `gpupy._gpupy`. The Python package `gpupy` (in `python/`)
+//! re-exports what users see; this crate turns Python objects into host-library calls
+//! and host errors into the exceptions NumPy and CuPy raise.
+//!
+//! - `errors`: the error mapping and gpupy's own exception types;
+//! - `convert`: dtypes and NumPy arrays across the boundary;
+//! - `ndarray`: the array class, its attributes, indexing and operators;
+//! - `math`: ufunc-style functions, reductions and matrix products;
+//! - `creation`: new arrays from shapes, values and NumPy arrays;
+//! - `cuda`: devices, events and the memory pool (CuPy's `cupy.cuda` names).
+
+mod convert;
+mod creation;
+mod cuda;
+mod errors;
+mod index;
+mod math;
+mod ndarray;
+mod operators;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    ndarray::register(m)?;
+    math::register(m)?;
+    creation::register(m)?;
+    cuda::register(m)?;
+    Ok(())
+}
