@@ -82,34 +82,17 @@ pub const fn smem_bytes(bm: u32, bn: u32, bk: u32, elem: u32) -> u32 {
 
 /// float32 tiles, largest first.
 pub const F32_TILES: &[Tile] = &[
-    // Large products: 8x8 outputs a thread, so each k step reads 16 values from shared
-    // memory for 64 FMAs; 1024^2 outputs give 64 blocks, too few for 132 SMs.
     Tile::new("128x128", 128, 128, 8, 8, 8, 4),
-    // Medium products (around 1024^2: 128 blocks): the same 8x8 per thread in blocks of
-    // 128 threads, twice as many blocks as 128x128.
-    Tile::new("128x64", 128, 64, 16, 8, 8, 4),
-    // Small or thin products: 4x4 per thread, four times the blocks of 128x64, so the
-    // GPU fills up; more shared-memory traffic per FMA.
+    Tile::new("128x64", 128, 64, 8, 8, 8, 4),
     Tile::new("64x64", 64, 64, 16, 4, 4, 4),
-    Tile::new("128x128k16", 128, 128, 16, 8, 8, 4),
-    Tile::new("128x64k8", 128, 64, 8, 8, 8, 4),
-    Tile::new("64x64w", 64, 64, 8, 8, 8, 4),
-    Tile::new("64x64k8", 64, 64, 8, 4, 4, 4),
-    Tile::new("128x64t", 128, 64, 8, 8, 4, 4),
+    Tile::new("64x32", 64, 32, 16, 4, 4, 4),
 ];
-
-/// float64 tiles, largest first. FP64 units are half as many as FP32 ones, so shared
-/// memory has more slack per FMA and the registers (two per value) are the limit.
 pub const F64_TILES: &[Tile] = &[
-    // Large products: 8x8 per thread is 128 registers of accumulators.
-    Tile::new("128x128", 128, 128, 8, 8, 8, 8),
-    // Medium products: as 128x128 with half the columns, twice the blocks.
     Tile::new("128x64", 128, 64, 8, 8, 8, 8),
-    // Small products: 4x4 per thread, 256 threads.
-    Tile::new("64x64", 64, 64, 8, 4, 4, 8),
-    Tile::new("64x64w", 64, 64, 8, 8, 8, 8),
-    Tile::new("128x64t", 128, 64, 8, 8, 4, 8),
-    Tile::new("64x64k16", 64, 64, 16, 4, 4, 8),
+    Tile::new("64x64", 64, 64, 8, 8, 8, 8),
+    Tile::new("64x32", 64, 32, 8, 4, 4, 8),
+    Tile::new("64x32k16", 64, 32, 16, 4, 4, 8),
+    Tile::new("32x32", 32, 32, 16, 4, 4, 8),
 ];
 
 /// The tile to launch: the largest whose grid still gives every SM at least `waves`

@@ -396,5 +396,5 @@ macro_rules! matmul_entries {
     };
 }
 
-matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "128x128k16" 4 "128x64k8" 5 "64x64w" 6 "64x64k8" 7 "128x64t");
-matmul_entries!(f64, F64_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x64w" 4 "128x64t" 5 "64x64k16");
+matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x32");
+matmul_entries!(f64, F64_TILES, 0 "128x64" 1 "64x64" 2 "64x32" 3 "64x32k16" 4 "32x32");

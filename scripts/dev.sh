@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One entry point for a fresh machine: sets up the toolchain and a virtualenv, builds
+# gpupy, then runs the tests or the benchmark.
+#
+#   bash scripts/dev.sh test    # kernels + ptxas check, cargo test, pytest
+#   bash scripts/dev.sh bench   # the benchmark against NumPy (and CuPy if installed)
+#
+# Needs: Linux x86-64, rustup, Python 3.9+ (with venv). The NVIDIA driver is needed to
+# run on a GPU; without one, GPU tests are skipped with the reason shown.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-test}"
+
+# The pinned nightly and its components come from rust-toolchain.toml.
+if ! command -v rustup >/dev/null; then
+    echo "rustup is required: https://rustup.rs" >&2
+    exit 1
+fi
+rustup toolchain install >/dev/null 2>&1 || rustup toolchain install
+rustup show active-toolchain
+
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+fi
+# shellcheck disable=SC1091
+source .venv/bin/activate
+python -m pip install -q --upgrade pip
+# nvidia-cuda-nvcc-cu12 provides ptxas and libdevice for the kernel build (no GPU needed).
+python -m pip install -q maturin numpy pytest hypothesis nvidia-cuda-nvcc-cu12
+
+# Build the wheel (this runs host/build.rs: kernels -> PTX -> ptxas check -> cubins).
+rm -rf target/wheels
+(cd py && maturin build --release -q)
+python -m pip install -q --force-reinstall --no-deps target/wheels/gpupy-*.whl
+
+case "$what" in
+test)
+    cargo test --release -q --workspace
+    (cd kernels && cargo test --release -q)
+    # Run pytest from outside the source tree so it imports the installed wheel.
+    python -m pytest tests -q -rs
+    ;;
+bench)
+    python benchmarks/bench.py
+    ;;
+*)
+    echo "usage: scripts/dev.sh test|bench" >&2
+    exit 2
+    ;;
+esac
