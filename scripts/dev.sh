@@ -36,7 +36,8 @@ python -m pip install -q --force-reinstall --no-deps target/wheels/gpupy-*.whl
 
 case "$what" in
 test)
-    cargo test --release -q --workspace
+    # --nocapture shows why GPU tests were skipped on machines without one.
+    cargo test --release -q --workspace -- --nocapture
     (cd kernels && cargo test --release -q)
     # Run pytest from outside the source tree so it imports the installed wheel.
     python -m pytest tests -q -rs

@@ -177,7 +177,7 @@ mod tests {
             (1 << 30) + 7,
         ] {
             let c = size_class(bytes);
-            assert!(c >= bytes && c % 512 == 0, "{bytes} -> {c}");
+            assert!(c >= bytes && c.is_multiple_of(512), "{bytes} -> {c}");
             assert!((c - bytes) * 4 <= bytes, "{bytes} -> {c} wastes too much");
             assert_eq!(size_class(c), c, "a class is its own class");
         }

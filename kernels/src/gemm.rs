@@ -51,25 +51,58 @@ pub struct Tile {
     pub tn: u32,
     /// Threads per block: `(bm / tm) * (bn / tn)`.
     pub threads: u32,
+    /// For [`choose_tile`]: throughput on a full GPU, in percent of the table's fastest
+    /// tile, and the blocks an SM needs to reach it, in tenths (an SM with fewer takes as
+    /// long as with that many). Measured.
+    pub speed: u32,
+    pub fill: u32,
     /// Dynamic shared memory per block: [`smem_bytes`].
     pub smem_bytes: u32,
 }
 
 impl Tile {
-    const fn new(name: &'static str, bm: u32, bn: u32, bk: u32, tm: u32, tn: u32, elem: u32) -> Tile {
-        Tile { name, bm, bn, bk, tm, tn, threads: (bm / tm) * (bn / tn), smem_bytes: smem_bytes(bm, bn, bk, elem) }
+    /// A tile of `elem`-byte values: `bm x bn` a block, `tm x tn` a thread, `bk` deep.
+    const fn new(
+        elem: u32,
+        name: &'static str,
+        [bm, bn, bk]: [u32; 3],
+        [tm, tn]: [u32; 2],
+    ) -> Tile {
+        let (threads, smem_bytes) = ((bm / tm) * (bn / tn), smem_bytes(bm, bn, bk, elem));
+        Tile {
+            name,
+            bm,
+            bn,
+            bk,
+            tm,
+            tn,
+            threads,
+            smem_bytes,
+            speed: 100,
+            fill: 10,
+        }
+    }
+
+    /// With [`choose_tile`]'s measured `speed` and `fill`.
+    const fn measured(self, speed: u32, fill: u32) -> Tile {
+        Tile {
+            speed,
+            fill,
+            ..self
+        }
     }
 
     /// Blocks of one launch for an `m x n` product repeated `batch` times.
-    pub const fn blocks(&self, m: u32, n: u32, batch: u32) -> u64 {
-        m.div_ceil(self.bm) as u64 * n.div_ceil(self.bn) as u64 * batch as u64
+    pub const fn blocks(&self, m: u32, n: u32, batch: u32) -> u128 {
+        m.div_ceil(self.bm) as u128 * n.div_ceil(self.bn) as u128 * batch as u128
     }
 }
 
 /// Row length, in elements, of a shared-memory tile `bk x b` (stored `[p][i]`): `b` plus
 /// 16 bytes of padding. The padding keeps rows 16-byte aligned for vector loads and shifts
-/// consecutive rows by 4 banks, so the transposing stores of a row-major operand (a warp
-/// writes 8 values of `p` for each of 4 values of `i`) hit 32 different banks.
+/// consecutive rows by 4 (f32) banks, so the transposing stores of a row-major `A` (a warp
+/// writes 8 values of `p` for each of 4 values of `i` when `bk = 8`) hit 32 different
+/// banks; with `bk = 16`, two ways.
 pub const fn smem_ld(b: u32, elem: u32) -> u32 {
     b + 16 / elem
 }
@@ -80,27 +113,76 @@ pub const fn smem_bytes(bm: u32, bn: u32, bk: u32, elem: u32) -> u32 {
     2 * bk * (smem_ld(bm, elem) + smem_ld(bn, elem)) * elem
 }
 
+// Measured on an H200 (132 SMs) in 2026-11, GFLOP/s of each tile at a few shapes
+// (`batch x m x n x k`), to choose from:
+//
+// | f32              | 128x128 | 128x64 | 64x64 | 64x32 | CuPy  |
+// | ---------------- | ------- | ------ | ----- | ----- | ----- |
+// | 512^3            |   4 003 |  6 226 | 9 794 | 12 930| 13 942|
+// | 1024^3           |  16 404 | 25 758 | 26 105| 24 428| 38 057|
+// | 2048^3           |  37 709 | 28 035 | 28 908| 25 865| 50 363|
+// | 3000^3           |  27 458 | 34 931 | 29 511| 26 709| 43 637|
+// | 4096^3           |  37 880 | 35 148 | 29 955| 27 389| 51 333|
+// | 8192^3           |  38 746 | 37 939 | 30 734| 27 946| 51 260|
+// | 128 x 4096 x 4096|   6 323 |  9 045 | 14 818| 15 247| 45 037|
+// | 512 x 64^3       |   8 187 | 13 625 | 19 415| 16 949| 17 068|
+//
+// | f64              | 64x64  | 64x32  | 32x32  | CuPy (tensor cores) |
+// | ---------------- | ------ | ------ | ------ | ------------------- |
+// | 512^3            |  3 947 |  9 457 |  9 225 | 17 130 |
+// | 768^3            |  8 897 | 10 583 | 10 878 | 35 967 |
+// | 1024^3           | 15 844 | 14 395 | 13 724 | 52 315 |
+// | 4096^3           | 19 836 | 15 477 | 14 606 | 60 279 |
+// | 128 x 4096 x 4096|  6 110 | 10 908 | 12 333 | 50 213 |
+//
+// All four operand layouts (A and/or B transposed) ran within 3% of each other.
+
 /// float32 tiles, largest first.
 pub const F32_TILES: &[Tile] = &[
-    Tile::new("128x128", 128, 128, 8, 8, 8, 4),
-    Tile::new("128x64", 128, 64, 8, 8, 8, 4),
-    Tile::new("64x64", 64, 64, 16, 4, 4, 4),
-    Tile::new("64x32", 64, 32, 16, 4, 4, 4),
-];
-pub const F64_TILES: &[Tile] = &[
-    Tile::new("128x64", 128, 64, 8, 8, 8, 8),
-    Tile::new("64x64", 64, 64, 8, 8, 8, 8),
-    Tile::new("64x32", 64, 32, 8, 4, 4, 8),
-    Tile::new("64x32k16", 64, 32, 16, 4, 4, 8),
-    Tile::new("32x32", 32, 32, 16, 4, 4, 8),
+    // Large products (2048^2 and up): 8x8 outputs a thread, 16 shared-memory values read
+    // per 64 FMAs, the fastest once the GPU is full; 256 threads.
+    Tile::new(4, "128x128", [128, 128, 8], [8, 8]).measured(100, 15),
+    // Medium products (1024^2 to 3000^2): the same 8x8 a thread in blocks of 128
+    // threads, twice the blocks of 128x128, so fewer SMs idle in the last wave.
+    Tile::new(4, "128x64", [128, 64, 8], [8, 8]).measured(95, 14),
+    // Small products and many small batches: 4x4 a thread (more shared-memory traffic
+    // per FMA) and 256 threads, four times the blocks of 128x64.
+    Tile::new(4, "64x64", [64, 64, 16], [4, 4]).measured(79, 20),
+    // Small or thin products (up to 768^2, one side of 128): 4x4 a thread in blocks of
+    // 128 threads, twice the blocks of 64x64.
+    Tile::new(4, "64x32", [64, 32, 16], [4, 4]).measured(72, 35),
 ];
 
-/// The tile to launch: the largest whose grid still gives every SM at least `waves`
-/// blocks... falling back to the smallest. `tiles` is one of the tables above (largest
-/// first), `sms` the device's multiprocessor count.
+/// float64 tiles, largest first. FP64 units are half as many as FP32 ones, so shared
+/// memory has slack and registers (two a value) are the limit; 128x128 (1 block an SM)
+/// and 128x64 ran no faster than 64x64.
+pub const F64_TILES: &[Tile] = &[
+    // Large products (1024^2 and up): 8x8 a thread (236 registers) in blocks of 64.
+    Tile::new(8, "64x64", [64, 64, 8], [8, 8]).measured(100, 25),
+    // Small products: 4x4 a thread in blocks of 128 threads, with 16-deep k steps.
+    Tile::new(8, "64x32", [64, 32, 16], [4, 4]).measured(78, 29),
+    // Small or thin products: 4x4 a thread in blocks of 64 threads.
+    Tile::new(8, "32x32", [32, 32, 16], [4, 4]).measured(74, 48),
+];
+
+/// The tile to launch for `batch` products `m x n`: the one whose busiest SM finishes
+/// first, by the model `max(ceil(blocks / sms), fill) * bm * bn / speed`; ties go to the
+/// larger tile. It weighs a larger tile's faster inner loop against the idle or
+/// under-filled SMs of a grid with few blocks, and against a ragged last wave (3000^2 runs
+/// 128x64 at 35 TFLOP/s, 128x128 at 27). `tiles` is one of the tables above, `sms` the
+/// device's multiprocessor count.
 pub fn choose_tile(tiles: &'static [Tile], m: u32, n: u32, batch: u32, sms: u32) -> &'static Tile {
-    let want = sms as u64;
-    tiles.iter().find(|t| t.blocks(m, n, batch) >= want).unwrap_or(&tiles[tiles.len() - 1])
+    let cost = |t: &Tile| {
+        let per_sm = t.blocks(m, n, batch).div_ceil(sms.max(1) as u128);
+        (per_sm * 10).max(t.fill as u128) * (t.bm * t.bn) as u128 * 1000 / t.speed as u128
+    };
+    let mut best = &tiles[0];
+    for t in &tiles[1..] {
+        if cost(t) < cost(best) {
+            best = t;
+        }
+    }
+    best
 }
 
 /// Row `group * (b / tm) * vec + t * vec + q` of a block tile `b` rows high, for thread row
@@ -133,7 +215,11 @@ pub const fn block_tile(bx: u32, by: u32, gx: u32, gy: u32) -> (u32, u32) {
     let pid = by * gx + bx;
     let group = pid / width;
     let first = group * GROUP_ROWS;
-    let rows = if gy - first < GROUP_ROWS { gy - first } else { GROUP_ROWS };
+    let rows = if gy - first < GROUP_ROWS {
+        gy - first
+    } else {
+        GROUP_ROWS
+    };
     let rem = pid - group * width;
     (first + rem % rows, rem / rows)
 }
@@ -152,20 +238,31 @@ mod tests {
                 assert_eq!(t.threads, (t.bm / t.tm) * (t.bn / t.tn), "{t:?}");
                 assert_eq!(t.smem_bytes, smem_bytes(t.bm, t.bn, t.bk, elem), "{t:?}");
                 assert!(t.smem_bytes <= 48 * 1024, "{t:?}");
-                assert!(t.threads % 32 == 0 && t.threads <= 1024, "{t:?}");
+                let divides = |d: u32, x: u32| x.is_multiple_of(d);
+                assert!(divides(32, t.threads) && t.threads <= 1024, "{t:?}");
                 // What matmul.rs asserts at compile time, checked here too.
                 let vec = 16 / elem;
-                assert!(t.bm % t.tm == 0 && t.bn % t.tn == 0 && t.tm % vec == 0 && t.tn % vec == 0);
-                assert!(t.threads % t.bm == 0 && t.threads % t.bn == 0 && t.threads % t.bk == 0);
-                assert!((t.bm * t.bk) % t.threads == 0 && (t.bn * t.bk) % t.threads == 0);
-                assert!(smem_ld(t.bm, elem) * elem % 16 == 0 && smem_ld(t.bn, elem) * elem % 16 == 0);
+                assert!(divides(t.tm, t.bm) && divides(t.tn, t.bn));
+                assert!(divides(vec, t.tm) && divides(vec, t.tn));
+                assert!(divides(t.bm, t.threads) && divides(t.bn, t.threads));
+                assert!(divides(t.bk, t.threads));
+                assert!(divides(t.threads, t.bm * t.bk) && divides(t.threads, t.bn * t.bk));
+                assert!(divides(16, smem_ld(t.bm, elem) * elem));
+                assert!(divides(16, smem_ld(t.bn, elem) * elem));
             }
         }
     }
 
     #[test]
     fn thread_rows_partition_the_tile() {
-        for (b, tm, vec) in [(128, 8, 4), (64, 8, 4), (64, 4, 4), (128, 8, 2), (64, 4, 2), (32, 4, 2)] {
+        for (b, tm, vec) in [
+            (128, 8, 4),
+            (64, 8, 4),
+            (64, 4, 4),
+            (128, 8, 2),
+            (64, 4, 2),
+            (32, 4, 2),
+        ] {
             let mut seen = vec![false; b as usize];
             for t in 0..b / tm {
                 for group in 0..tm / vec {
@@ -202,13 +299,45 @@ mod tests {
     #[test]
     fn block_tile_groups_rows() {
         // 4 x 16 grid: the first 16 blocks cover 8 rows x 2 columns.
-        let first: Vec<_> = (0..16).map(|pid| block_tile(pid % 4, pid / 4, 4, 16)).collect();
+        let first: Vec<_> = (0..16)
+            .map(|pid| block_tile(pid % 4, pid / 4, 4, 16))
+            .collect();
         assert!(first.iter().all(|&(r, c)| r < 8 && c < 2));
     }
 
     #[test]
-    fn choose_tile_fills_the_gpu() {
-        assert_eq!(choose_tile(F32_TILES, 4096, 4096, 1, 132).name, "128x128");
-        assert_eq!(choose_tile(F32_TILES, 1, 1, 1, 132).name, F32_TILES.last().unwrap().name);
+    fn choose_tile_picks_the_measured_best() {
+        // (m, n, batch, f32 tile, f64 tile): the fastest or within 7% of it on an H200.
+        let cases = [
+            (128, 128, 1, "64x32", "32x32"),
+            (512, 512, 1, "64x32", "32x32"),
+            (768, 768, 1, "64x32", "32x32"),
+            (1024, 1024, 1, "64x64", "64x64"),
+            (2048, 2048, 1, "128x128", "64x64"),
+            (3000, 3000, 1, "128x64", "64x64"),
+            (4096, 4096, 1, "128x128", "64x64"),
+            (8192, 8192, 1, "128x128", "64x64"),
+            (128, 4096, 1, "64x32", "32x32"),
+            (4096, 128, 1, "64x32", "32x32"),
+            (64, 64, 512, "64x64", "64x64"),
+            (256, 256, 64, "128x128", "64x64"),
+        ];
+        for (m, n, batch, f32_tile, f64_tile) in cases {
+            assert_eq!(
+                choose_tile(F32_TILES, m, n, batch, 132).name,
+                f32_tile,
+                "f32 {m}x{n}x{batch}"
+            );
+            assert_eq!(
+                choose_tile(F64_TILES, m, n, batch, 132).name,
+                f64_tile,
+                "f64 {m}x{n}x{batch}"
+            );
+        }
+        // Degenerate shapes and a zero SM count still give a tile.
+        for t in [F32_TILES, F64_TILES] {
+            choose_tile(t, 0, 0, 0, 0);
+            choose_tile(t, u32::MAX, u32::MAX, u32::MAX, 1);
+        }
     }
 }

@@ -20,7 +20,9 @@
 use core::arch::asm;
 
 use crate::gemm::{self, F32_TILES, F64_TILES, Gemm, Tile};
-use crate::gpu::{Shared, block_idx, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx};
+use crate::gpu::{
+    Shared, block_idx, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx,
+};
 
 /// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16, or
 /// 64 for `unroll!(64; ...)`), so that every index into a register array is a constant:
@@ -32,8 +34,9 @@ macro_rules! unroll {
     };
     (64; $i:ident in 0..$n:expr => $body:block) => {
         unroll!(@ 64, $i, $n, $body;
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
+            24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47
+            48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
     };
     (@ $max:literal, $i:ident, $n:expr, $body:block; $($k:literal)*) => {{
         const { assert!($n <= $max) };
@@ -147,7 +150,12 @@ impl<T: Elem, const L: usize> Loader<T, L> {
         let (o0, do_, p0, dp) = if s_p == 1 {
             (t / BK as u32, (THREADS / BK) as u32, t % BK as u32, 0)
         } else {
-            (t % OUTER as u32, 0, t / OUTER as u32, (THREADS / OUTER) as u32)
+            (
+                t % OUTER as u32,
+                0,
+                t / OUTER as u32,
+                (THREADS / OUTER) as u32,
+            )
         };
         let mut o_ok = [false; L];
         unroll!(r in 0..L => {
@@ -223,16 +231,23 @@ unsafe fn matmul<
 ) {
     const {
         assert!(THREADS == (BM / TM) * (BN / TN));
-        assert!(BM % TM == 0 && BN % TN == 0 && TM % T::VEC == 0 && TN % T::VEC == 0);
-        assert!(THREADS % BM == 0 && THREADS % BN == 0 && THREADS % BK == 0);
+        assert!(BM.is_multiple_of(TM) && BN.is_multiple_of(TN));
+        assert!(TM.is_multiple_of(T::VEC) && TN.is_multiple_of(T::VEC));
+        // The load mappings of `Loader::new`.
+        assert!(THREADS.is_multiple_of(BM) && THREADS.is_multiple_of(BN));
+        assert!(THREADS.is_multiple_of(BK));
         assert!(LA * THREADS == BM * BK && LB * THREADS == BN * BK);
     }
     let size = size_of::<T>() as u32;
     let vec = T::VEC as u32;
     let t = thread_idx();
     let z = block_idx_z() as i64;
-    let (tile_row, tile_col) =
-        gemm::block_tile(block_idx(), block_idx_y(), g.n.div_ceil(BN as u32), g.m.div_ceil(BM as u32));
+    let (tile_row, tile_col) = gemm::block_tile(
+        block_idx(),
+        block_idx_y(),
+        g.n.div_ceil(BN as u32),
+        g.m.div_ceil(BM as u32),
+    );
     let row0 = tile_row * BM as u32;
     let col0 = tile_col * BN as u32;
 
@@ -260,16 +275,38 @@ unsafe fn matmul<
     let stage_bytes = a_bytes + BK as u32 * ldb * size;
     let smem = smem_addr(0);
 
-    // This thread's place in the grid of `TM x TN` pieces (see `gemm::thread_row`).
+    // This thread's place in the grid of `TM x TN` pieces, and the tile row (column) of
+    // its register row `i` (column `j`): see `gemm::thread_row`.
     let tx = t % (BN / TN) as u32;
     let ty = t / (BN / TN) as u32;
+    let row_of = |i: usize| {
+        gemm::thread_row(
+            (i / T::VEC) as u32,
+            (i % T::VEC) as u32,
+            ty,
+            BM as u32,
+            TM as u32,
+            vec,
+        )
+    };
+    let col_of = |j: usize| {
+        gemm::thread_row(
+            (j / T::VEC) as u32,
+            (j % T::VEC) as u32,
+            tx,
+            BN as u32,
+            TN as u32,
+            vec,
+        )
+    };
 
     let mut acc = [[T::ZERO; TN]; TM];
     let steps = g.k.div_ceil(BK as u32);
     if steps > 0 {
-        let (va, vb) = unsafe { (la.load(g.k), lb.load(g.k)) };
-        // SAFETY: stage 0 lies inside the launch's shared memory.
+        // SAFETY: guarded loads, per the function's contract; stage 0 lies inside the
+        // launch's shared memory.
         unsafe {
+            let (va, vb) = (la.load(g.k), lb.load(g.k));
             la.store(smem, &va);
             lb.store(smem + a_bytes, &vb);
         }
@@ -294,18 +331,16 @@ unsafe fn matmul<
             let mut bf = [T::ZERO; TN];
             let mut v = [T::ZERO; 4];
             unroll!(i in 0..TM => {
-                if i % T::VEC == 0 {
-                    let row = gemm::thread_row((i / T::VEC) as u32, 0, ty, BM as u32, TM as u32, vec);
-                    let addr = stage + (kk as u32 * lda + row) * size;
+                if i.is_multiple_of(T::VEC) {
+                    let addr = stage + (kk as u32 * lda + row_of(i)) * size;
                     // SAFETY: 16-byte aligned (rows are padded to 16 bytes), inside the stage.
                     v = unsafe { T::ld_shared_vec(addr) };
                 }
                 af[i] = v[i % T::VEC];
             });
             unroll!(j in 0..TN => {
-                if j % T::VEC == 0 {
-                    let col = gemm::thread_row((j / T::VEC) as u32, 0, tx, BN as u32, TN as u32, vec);
-                    let addr = stage + a_bytes + (kk as u32 * ldb + col) * size;
+                if j.is_multiple_of(T::VEC) {
+                    let addr = stage + a_bytes + (kk as u32 * ldb + col_of(j)) * size;
                     // SAFETY: as above.
                     v = unsafe { T::ld_shared_vec(addr) };
                 }
@@ -330,14 +365,12 @@ unsafe fn matmul<
     }
 
     let c = c.wrapping_offset((z * g.c_batch) as isize);
-    // Register (i, j) holds row tile_row*BM + i/VEC*BM*VEC/TM + ty*VEC + i%VEC, and
-    // likewise for columns (see `gemm::thread_row`).
     unroll!(i in 0..TM => {
-        let row = row0 + gemm::thread_row((i / T::VEC) as u32, (i % T::VEC) as u32, ty, BM as u32, TM as u32, vec);
+        let row = row0 + row_of(i);
         if row < g.m {
             let crow = c.wrapping_offset((row as i64 * g.c_row) as isize);
             unroll!(j in 0..TN => {
-                let col = col0 + gemm::thread_row((j / T::VEC) as u32, (j % T::VEC) as u32, tx, BN as u32, TN as u32, vec);
+                let col = col0 + col_of(j);
                 if col < g.n {
                     // SAFETY: (row, col) is inside C.
                     unsafe { *crow.wrapping_add(col as usize) = acc[i][j] };
@@ -375,7 +408,9 @@ macro_rules! matmul_entries {
                 const _: () = assert!(same(TILE.name, $name));
                 const THREADS: usize = TILE.threads as usize;
                 #[unsafe(export_name = concat!("gpupy_matmul_", stringify!($ty), "_", $name))]
-                unsafe extern "ptx-kernel" fn kernel(g: Gemm, a: *const $ty, b: *const $ty, c: *mut $ty) {
+                unsafe extern "ptx-kernel" fn kernel(
+                    g: Gemm, a: *const $ty, b: *const $ty, c: *mut $ty,
+                ) {
                     // SAFETY: the host launches per the tile table and checks the strides.
                     unsafe {
                         matmul::<
@@ -397,4 +432,4 @@ macro_rules! matmul_entries {
 }
 
 matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x32");
-matmul_entries!(f64, F64_TILES, 0 "128x64" 1 "64x64" 2 "64x32" 3 "64x32k16" 4 "32x32");
+matmul_entries!(f64, F64_TILES, 0 "64x64" 1 "64x32" 2 "32x32");

@@ -35,10 +35,10 @@ fn parse_one(k: &Bound<'_, PyAny>) -> PyResult<Index> {
         });
     }
     // Booleans are masks in NumPy, not integers.
-    if !k.is_instance_of::<pyo3::types::PyBool>() {
-        if let Ok(i) = index_value(k) {
-            return Ok(Index::Int(i));
-        }
+    if !k.is_instance_of::<pyo3::types::PyBool>()
+        && let Ok(i) = index_value(k)
+    {
+        return Ok(Index::Int(i));
     }
     Err(PyIndexError::new_err(
         "only integers, slices (`:`), ellipsis (`...`) and numpy.newaxis (`None`) are valid gpupy indices so far \

@@ -3,7 +3,7 @@
 use super::{Layout, shape_str};
 use crate::error::{Error, Result};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Index {
     Int(isize),
     /// A Python slice; `None` fields take Python's defaults for the step's sign.
@@ -138,10 +138,12 @@ mod tests {
         Index::Slice { start, stop, step }
     }
 
-    /// Python's own answers for `range(n)[slice]`.
+    /// (start, stop, step, length, Python's `list(range(length)[start:stop:step])`).
+    type SliceCase = (Option<isize>, Option<isize>, Option<isize>, usize, &'static [isize]);
+
     #[test]
     fn slices_match_python() {
-        let cases: &[(Option<isize>, Option<isize>, Option<isize>, usize, &[isize])] = &[
+        let cases: &[SliceCase] = &[
             (None, None, None, 5, &[0, 1, 2, 3, 4]),
             (None, None, Some(-1), 5, &[4, 3, 2, 1, 0]),
             (Some(1), Some(-1), Some(2), 6, &[1, 3]),

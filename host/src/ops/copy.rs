@@ -55,7 +55,7 @@ pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
 
 /// A C-contiguous copy of `a` (or `a` itself when it already is one).
 pub fn contiguous(a: &Array) -> Result<Array> {
-    if a.layout().is_c_contiguous() && a.data_ptr() % 16 == 0 {
+    if a.layout().is_c_contiguous() && a.data_ptr().is_multiple_of(16) {
         return Ok(a.clone());
     }
     let out = Array::empty(a.device(), a.shape(), a.dtype())?;

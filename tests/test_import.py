@@ -1,0 +1,62 @@
+"""Tests that run with and without a GPU: the package imports, and without a GPU the
+first use of the device fails with gpupy.cuda.CUDARuntimeError naming the driver."""
+
+import numpy as np
+import pytest
+
+import gpupy as gp
+
+
+def test_import_exposes_the_public_names():
+    for name in gp.__all__:
+        assert hasattr(gp, name), name
+    for name in gp.cuda.__all__:
+        assert hasattr(gp.cuda, name), name
+    assert isinstance(gp.__version__, str)
+    assert isinstance(gp.ndarray, type)
+    # Dtypes are NumPy's own objects.
+    assert gp.float32 is np.float32
+    assert gp.complex128 is np.complex128
+    assert gp.true_divide is gp.divide
+
+
+def test_exception_hierarchy():
+    assert issubclass(gp.cuda.CUDARuntimeError, RuntimeError)
+    assert issubclass(gp.cuda.OutOfMemoryError, MemoryError)
+    assert gp.cuda.memory.OutOfMemoryError is gp.cuda.OutOfMemoryError
+    assert gp.cuda.runtime.CUDARuntimeError is gp.cuda.CUDARuntimeError
+
+
+def test_is_available_returns_a_bool_and_never_raises():
+    assert gp.cuda.is_available() in (True, False)
+    assert gp.cuda.is_available() == gp.cuda.is_available()
+
+
+@pytest.mark.nogpu
+@pytest.mark.parametrize(
+    "first_use",
+    [
+        lambda: gp.zeros(3),
+        lambda: gp.asarray(np.random.default_rng().uniform(-1, 1, 5)),
+        lambda: gp.empty((2, 3), dtype=np.float32),
+        lambda: gp.cuda.runtime.getDeviceCount(),
+        lambda: gp.cuda.runtime.getDeviceProperties(0),
+        lambda: gp.cuda.Device(0).synchronize(),
+        lambda: gp.cuda.Event(),
+        lambda: gp.get_default_memory_pool().used_bytes(),
+    ],
+    ids=["zeros", "asarray", "empty", "getDeviceCount", "getDeviceProperties", "synchronize", "Event", "pool"],
+)
+def test_first_gpu_use_without_gpu_raises_cuda_runtime_error(first_use):
+    for _ in range(2):  # the same clear error every time, not a crash on the second try
+        with pytest.raises(gp.cuda.CUDARuntimeError, match="(?i)driver"):
+            first_use()
+    assert gp.cuda.is_available() is False
+
+
+@pytest.mark.gpu
+def test_first_gpu_use_with_gpu_works(rng):
+    assert gp.cuda.is_available() is True
+    assert gp.cuda.runtime.getDeviceCount() >= 1
+    x = rng.uniform(-1, 1, 37)
+    np.testing.assert_array_equal(gp.asarray(x).get(), x)
