@@ -3,9 +3,9 @@
 //! same paths against NumPy; these check the host API on its own.
 
 use gpupy_host::module::BinaryOp;
-use gpupy_host::ops::elementwise::{binary, Operand};
+use gpupy_host::ops::elementwise::{Operand, binary};
 use gpupy_host::ops::{copy, matmul, reduce};
-use gpupy_host::{device, Array, DType};
+use gpupy_host::{Array, DType, device};
 
 /// The GPU, or `None` after printing the skip reason.
 fn gpu(test: &str) -> Option<&'static device::Device> {
@@ -26,7 +26,10 @@ fn upload(dev: &'static device::Device, v: &[f32], shape: &[usize]) -> Array {
 fn download(a: &Array) -> Vec<f32> {
     let mut bytes = vec![0u8; a.nbytes()];
     a.to_host(&mut bytes).unwrap();
-    bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// Deterministic values that are neither zero nor a ramp (a small LCG).
@@ -42,13 +45,21 @@ fn values(n: usize, seed: u32) -> Vec<f32> {
 
 #[test]
 fn add_broadcast_transposed_matches_cpu() {
-    let Some(dev) = gpu("add_broadcast_transposed_matches_cpu") else { return };
+    let Some(dev) = gpu("add_broadcast_transposed_matches_cpu") else {
+        return;
+    };
     let (rows, cols) = (37, 1029);
     let a = values(rows * cols, 1);
     let b = values(rows, 2);
     let ga = upload(dev, &a, &[rows, cols]);
     let gb = upload(dev, &b, &[rows, 1]);
-    let sum = binary(BinaryOp::Add, Operand::Array(&ga), Operand::Array(&gb), None).unwrap();
+    let sum = binary(
+        BinaryOp::Add,
+        Operand::Array(&ga),
+        Operand::Array(&gb),
+        None,
+    )
+    .unwrap();
     let want: Vec<f32> = (0..rows * cols).map(|i| a[i] + b[i / cols]).collect();
     assert_eq!(download(&sum), want);
     // The transpose goes through the strided kernel and comes back as a copy.
@@ -62,7 +73,9 @@ fn add_broadcast_transposed_matches_cpu() {
 
 #[test]
 fn sum_and_matmul_match_cpu() {
-    let Some(dev) = gpu("sum_and_matmul_match_cpu") else { return };
+    let Some(dev) = gpu("sum_and_matmul_match_cpu") else {
+        return;
+    };
     let v = values(100_003, 3);
     let s = reduce::sum(&upload(dev, &v, &[v.len()])).unwrap();
     let want: f64 = v.iter().map(|&x| x as f64).sum();
@@ -76,7 +89,9 @@ fn sum_and_matmul_match_cpu() {
     let got = download(&c);
     for i in 0..m {
         for j in 0..n {
-            let want: f64 = (0..k).map(|p| a[i * k + p] as f64 * b[p * n + j] as f64).sum();
+            let want: f64 = (0..k)
+                .map(|p| a[i * k + p] as f64 * b[p * n + j] as f64)
+                .sum();
             assert!((got[i * n + j] as f64 - want).abs() < 1e-4, "({i}, {j})");
         }
     }
@@ -84,7 +99,9 @@ fn sum_and_matmul_match_cpu() {
 
 #[test]
 fn pool_reuses_blocks_and_survives_oom() {
-    let Some(dev) = gpu("pool_reuses_blocks_and_survives_oom") else { return };
+    let Some(dev) = gpu("pool_reuses_blocks_and_survives_oom") else {
+        return;
+    };
     let start = dev.pool.used_bytes();
     for _ in 0..20 {
         let a = Array::empty(dev, &[1 << 20], DType::Float32).unwrap();
@@ -94,8 +111,13 @@ fn pool_reuses_blocks_and_survives_oom() {
     assert_eq!(dev.pool.used_bytes(), start);
     let held = dev.pool.total_bytes();
     let huge = dev.props.total_global_mem * 2 / 4;
-    let err = Array::empty(dev, &[huge], DType::Float32).err().expect("allocation larger than the device must fail");
-    assert!(matches!(err, gpupy_host::Error::OutOfMemory { .. }), "{err:?}");
+    let err = Array::empty(dev, &[huge], DType::Float32)
+        .err()
+        .expect("allocation larger than the device must fail");
+    assert!(
+        matches!(err, gpupy_host::Error::OutOfMemory { .. }),
+        "{err:?}"
+    );
     assert_eq!(dev.pool.used_bytes(), start);
     assert!(dev.pool.total_bytes() <= held);
     // Still usable afterwards.

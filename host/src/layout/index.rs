@@ -139,7 +139,13 @@ mod tests {
     }
 
     /// (start, stop, step, length, Python's `list(range(length)[start:stop:step])`).
-    type SliceCase = (Option<isize>, Option<isize>, Option<isize>, usize, &'static [isize]);
+    type SliceCase = (
+        Option<isize>,
+        Option<isize>,
+        Option<isize>,
+        usize,
+        &'static [isize],
+    );
 
     #[test]
     fn slices_match_python() {

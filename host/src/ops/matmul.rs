@@ -2,15 +2,14 @@
 //! for 1-D and 2-D operands, on the tiled kernels of `kernels/src/matmul.rs`.
 //!
 //! Operands go to the kernel with their strides, so transposed and sliced matrices need
-//! no copy. The tile is chosen per shape: the largest one that still gives every SM a
-//! block, since a half-empty GPU loses more than small tiles cost.
+//! no copy. The tile is chosen per shape and SM count by `gemm::choose_tile`, which
+//! weighs each tile's measured speed against how well its blocks fill the GPU.
 
-use gpupy_kernels::gemm::{F32_TILES, F64_TILES, Gemm, Tile};
+use gpupy_kernels::gemm::{F32_TILES, F64_TILES, Gemm, choose_tile};
 
 use super::arg;
 use super::copy::{astype, same_device};
 use crate::array::Array;
-use crate::device::Device;
 use crate::dtype::{DType, promote_floats};
 use crate::error::{Error, Result};
 use crate::layout::{Layout, broadcast_shapes, shape_str};
@@ -165,8 +164,12 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize]) -> Result<()> {
     } else {
         F64_TILES
     };
-    let t = pick_tile(device, tiles, m, n, count);
-    let tile = &tiles[t];
+    let sms = device.props.multi_processor_count.max(1) as u32;
+    let tile = choose_tile(tiles, g.m, g.n, count.min(u32::MAX as usize) as u32, sms);
+    let t = tiles
+        .iter()
+        .position(|x| std::ptr::eq(x, tile))
+        .unwrap_or(0);
     let (gx, gy) = (n.div_ceil(tile.bn as usize), m.div_ceil(tile.bm as usize));
     if gy > 65535 {
         return Err(too_big("the row count"));
@@ -218,14 +221,4 @@ fn batch_stride(layout: &Layout, nbatch: usize) -> Option<i64> {
         1 => Some(s[0] as i64),
         _ => None,
     }
-}
-
-/// The largest tile that still gives every SM at least one block; the smallest tile
-/// when none does. Tiles are listed largest first.
-fn pick_tile(device: &Device, tiles: &[Tile], m: usize, n: usize, batch: usize) -> usize {
-    let sms = device.props.multi_processor_count.max(1) as usize;
-    tiles
-        .iter()
-        .position(|t| m.div_ceil(t.bm as usize) * n.div_ceil(t.bn as usize) * batch >= sms)
-        .unwrap_or(tiles.len() - 1)
 }
