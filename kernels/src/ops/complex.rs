@@ -1,0 +1,224 @@
+//! Complex arithmetic and functions for `c64`/`c128`, written once over the real part's
+//! type. Formulas follow NumPy's npymath (Smith's division, hypot for abs, the principal
+//! branches of log and sqrt), computed with the libdevice real functions.
+
+use super::float::{Float, Float2};
+use crate::dtype::{c128, c64};
+
+/// The real type under a complex type, and the two conversions.
+pub trait Complex: Copy {
+    type R: Copy
+        + Float
+        + Float2
+        + PartialOrd
+        + core::ops::Add<Output = Self::R>
+        + core::ops::Sub<Output = Self::R>
+        + core::ops::Mul<Output = Self::R>
+        + core::ops::Div<Output = Self::R>
+        + core::ops::Neg<Output = Self::R>;
+    const ZERO: Self::R;
+    const ONE: Self::R;
+    fn new(re: Self::R, im: Self::R) -> Self;
+    /// A real constant.
+    fn real(v: f64) -> Self::R;
+    fn re(self) -> Self::R;
+    fn im(self) -> Self::R;
+}
+
+macro_rules! complex_impl {
+    ($c:ident, $r:ty) => {
+        impl Complex for $c {
+            type R = $r;
+            const ZERO: $r = 0.0;
+            const ONE: $r = 1.0;
+            #[inline(always)]
+            fn new(re: $r, im: $r) -> Self {
+                $c { re, im }
+            }
+            #[inline(always)]
+            fn real(v: f64) -> $r {
+                v as $r
+            }
+            #[inline(always)]
+            fn re(self) -> $r {
+                self.re
+            }
+            #[inline(always)]
+            fn im(self) -> $r {
+                self.im
+            }
+        }
+    };
+}
+complex_impl!(c64, f32);
+complex_impl!(c128, f64);
+
+#[inline(always)]
+pub fn add<C: Complex>(a: C, b: C) -> C {
+    C::new(a.re() + b.re(), a.im() + b.im())
+}
+#[inline(always)]
+pub fn sub<C: Complex>(a: C, b: C) -> C {
+    C::new(a.re() - b.re(), a.im() - b.im())
+}
+#[inline(always)]
+pub fn mul<C: Complex>(a: C, b: C) -> C {
+    C::new(a.re() * b.re() - a.im() * b.im(), a.re() * b.im() + a.im() * b.re())
+}
+#[inline(always)]
+pub fn neg<C: Complex>(a: C) -> C {
+    C::new(-a.re(), -a.im())
+}
+
+/// Smith's algorithm, as NumPy's complex division (avoids overflow in |b|^2).
+#[inline(always)]
+pub fn div<C: Complex>(a: C, b: C) -> C {
+    let (ar, ai, br, bi) = (a.re(), a.im(), b.re(), b.im());
+    let abs_br = br.abs();
+    let abs_bi = bi.abs();
+    if abs_br >= abs_bi {
+        if abs_br == C::ZERO && abs_bi == C::ZERO {
+            // NumPy: divide by complex zero gives inf/nan componentwise.
+            return C::new(ar / abs_br, ai / abs_bi);
+        }
+        let rat = bi / br;
+        let scl = C::ONE / (br + bi * rat);
+        C::new((ar + ai * rat) * scl, (ai - ar * rat) * scl)
+    } else {
+        let rat = br / bi;
+        let scl = C::ONE / (bi + br * rat);
+        C::new((ar * rat + ai) * scl, (ai * rat - ar) * scl)
+    }
+}
+
+#[inline(always)]
+pub fn abs<C: Complex>(a: C) -> C::R {
+    a.re().hypot(a.im())
+}
+
+#[inline(always)]
+pub fn exp<C: Complex>(a: C) -> C {
+    let (x, y) = (a.re(), a.im());
+    if y == C::ZERO {
+        // Keeps exp(x + 0j) exact and free of inf * 0 = nan.
+        return C::new(x.exp(), y);
+    }
+    let e = x.exp();
+    C::new(e * y.cos(), e * y.sin())
+}
+
+#[inline(always)]
+pub fn log<C: Complex>(a: C) -> C {
+    C::new(abs(a).ln(), a.im().atan2(a.re()))
+}
+
+/// Principal square root (Kahan's formulation, as npymath's fallback).
+#[inline(always)]
+pub fn sqrt<C: Complex>(a: C) -> C {
+    let (x, y) = (a.re(), a.im());
+    if x == C::ZERO && y == C::ZERO {
+        return C::new(C::ZERO, y);
+    }
+    let two = C::real(2.0);
+    let t = ((x.abs() + abs(a)) / two).sqrt();
+    if x >= C::ZERO {
+        C::new(t, y / (two * t))
+    } else {
+        C::new(y.abs() / (two * t), C::ONE.copysign(y) * t)
+    }
+}
+
+#[inline(always)]
+pub fn sin<C: Complex>(a: C) -> C {
+    let (x, y) = (a.re(), a.im());
+    C::new(x.sin() * y.cosh(), x.cos() * y.sinh())
+}
+#[inline(always)]
+pub fn cos<C: Complex>(a: C) -> C {
+    let (x, y) = (a.re(), a.im());
+    C::new(x.cos() * y.cosh(), -(x.sin() * y.sinh()))
+}
+#[inline(always)]
+pub fn sinh<C: Complex>(a: C) -> C {
+    let (x, y) = (a.re(), a.im());
+    C::new(x.sinh() * y.cos(), x.cosh() * y.sin())
+}
+#[inline(always)]
+pub fn cosh<C: Complex>(a: C) -> C {
+    let (x, y) = (a.re(), a.im());
+    C::new(x.cosh() * y.cos(), x.sinh() * y.sin())
+}
+/// tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), with the large-|x| limit.
+#[inline(always)]
+pub fn tanh<C: Complex>(a: C) -> C {
+    let (x, y) = (a.re(), a.im());
+    let two = C::real(2.0);
+    if x.abs() > C::real(32.0) {
+        // |tanh| saturates; avoids inf/inf.
+        return C::new(C::ONE.copysign(x), C::ZERO.copysign((two * y).sin()));
+    }
+    let d = (two * x).cosh() + (two * y).cos();
+    C::new((two * x).sinh() / d, (two * y).sin() / d)
+}
+/// tan(z) = -i tanh(iz).
+#[inline(always)]
+pub fn tan<C: Complex>(a: C) -> C {
+    let t = tanh(C::new(-a.im(), a.re()));
+    C::new(t.im(), -t.re())
+}
+
+/// a^b = exp(b log a), with NumPy's exact cases: b = 0 gives 1, a = 0 gives 0 for
+/// positive real b, and small integer b uses repeated multiplication.
+#[inline(always)]
+pub fn pow<C: Complex>(a: C, b: C) -> C {
+    let one = C::new(C::ONE, C::ZERO);
+    if b.re() == C::ZERO && b.im() == C::ZERO {
+        return one;
+    }
+    if a.re() == C::ZERO && a.im() == C::ZERO {
+        return if b.re() > C::ZERO && b.im() == C::ZERO { C::new(C::ZERO, C::ZERO) } else { C::new(C::ZERO / C::ZERO, C::ZERO / C::ZERO) };
+    }
+    if b.im() == C::ZERO && b.re() == b.re().trunc() && b.re().abs() <= C::real(256.0) {
+        // |b| <= 256: binary powering, as npymath does for |n| < 100.
+        let neg = b.re() < C::ZERO;
+        let mut n = b.re().abs();
+        let mut base = a;
+        let mut acc = one;
+        let two = C::real(2.0);
+        while n > C::ZERO {
+            let half = (n / two).trunc();
+            if n - half * two > C::ZERO {
+                acc = mul(acc, base);
+            }
+            base = mul(base, base);
+            n = half;
+        }
+        return if neg { div(one, acc) } else { acc };
+    }
+    exp(mul(b, log(a)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: c128, b: c128) -> bool {
+        (a.re - b.re).abs() <= 1e-12 * (1.0 + b.re.abs()) && (a.im - b.im).abs() <= 1e-12 * (1.0 + b.im.abs())
+    }
+
+    #[test]
+    fn identities_hold() {
+        let z = c128::new(0.7, -1.3);
+        let w = c128::new(-2.1, 0.4);
+        assert!(close(mul(div(z, w), w), z));
+        assert!(close(mul(sqrt(z), sqrt(z)), z));
+        assert!(close(exp(log(z)), z));
+        assert!(close(pow(z, c128::new(3.0, 0.0)), mul(z, mul(z, z))));
+        // sin^2 + cos^2 = 1
+        let (s, c) = (sin(z), cos(z));
+        assert!(close(add(mul(s, s), mul(c, c)), c128::new(1.0, 0.0)));
+        assert!(close(tan(z), div(s, c)));
+        assert!((abs(c128::new(3.0, 4.0)) - 5.0).abs() < 1e-15);
+        assert_eq!(sqrt(c128::new(-4.0, 0.0)), c128::new(0.0, 2.0));
+    }
+}
