@@ -1,8 +1,8 @@
 //! The embedded kernels and their lookup tables.
 //!
-//! `build.rs` embeds the PTX and cubins for sm_80 and sm_90. A GPU whose major version
-//! has a cubin loads it directly (no JIT at start); any other GPU, Volta on, loads the
-//! PTX and the driver compiles it. Each kernel is looked up once, into arrays indexed by
+//! `build.rs` embeds the PTX and a cubin for sm_90. Hopper GPUs load the cubin directly
+//! (no JIT at start); any other GPU, Volta on, loads the PTX and the driver compiles it
+//! (and caches the result). Each kernel is looked up once, into arrays indexed by
 //! op, dtype and variant, so a launch does no string formatting or driver lookup.
 
 use std::ffi::{CString, c_void};
@@ -14,7 +14,6 @@ use crate::dtype::DType;
 use crate::error::{Error, Result, check};
 
 static PTX: &str = concat!(include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx")), "\0");
-static CUBIN_SM80: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.sm_80.cubin"));
 static CUBIN_SM90: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.sm_90.cubin"));
 
 /// `ptxas -v` output for every kernel, per architecture (registers, stack, spills).
@@ -28,29 +27,32 @@ pub struct Function(pub(crate) sys::CUfunction);
 unsafe impl Send for Function {}
 unsafe impl Sync for Function {}
 
-macro_rules! binary_op_enum {
-    ([] $(($Op:ident, $op:ident))*) => {
-        /// The binary elementwise ops that have kernels (from the kernel crate's table).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum BinaryOp { $($Op),* }
-        impl BinaryOp {
-            pub const ALL: &'static [BinaryOp] = &[$(BinaryOp::$Op),*];
+macro_rules! op_enum {
+    ([$Enum:ident $loops:ident] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $Enum { $($Op),* }
+        impl $Enum {
+            pub const ALL: &'static [$Enum] = &[$($Enum::$Op),*];
             /// The kernel name stem, also NumPy's ufunc name.
             pub fn name(self) -> &'static str {
-                match self { $(BinaryOp::$Op => stringify!($op)),* }
+                match self { $($Enum::$Op => stringify!($op)),* }
+            }
+            /// The output dtype of the loop for input `dtype`, if the op has that loop.
+            pub fn output(self, dtype: DType) -> Option<DType> {
+                gpupy_kernels::loops::$loops[self as usize].1
+                    .iter()
+                    .find(|l| DType::ALL[l.input] == dtype)
+                    .map(|l| DType::ALL[l.output])
+            }
+            /// Input dtypes that have kernels.
+            pub fn inputs(self) -> impl Iterator<Item = DType> {
+                gpupy_kernels::loops::$loops[self as usize].1.iter().map(|l| DType::ALL[l.input])
             }
         }
     };
 }
-gpupy_kernels::for_each_binary_op!(binary_op_enum);
-
-macro_rules! float_dtype_table {
-    ([] $(($D:ident, $ty:ident))*) => {
-        /// Dtypes with arithmetic kernels, and their names in kernel entry points.
-        pub const FLOAT_DTYPES: &[(DType, &str)] = &[$((DType::$D, stringify!($ty))),*];
-    };
-}
-gpupy_kernels::for_each_float_dtype!(float_dtype_table);
+gpupy_kernels::for_each_binary_op!(op_enum, BinaryOp, BINARY_LOOPS);
+gpupy_kernels::for_each_unary_op!(op_enum, UnaryOp, UNARY_LOOPS);
 
 macro_rules! item_size_table {
     ([] $(($bytes:literal, $ty:ident))*) => {
@@ -60,30 +62,37 @@ macro_rules! item_size_table {
 }
 gpupy_kernels::for_each_item_size!(item_size_table);
 
-/// Elementwise kernel variants; see `kernels/src/elementwise.rs`.
+macro_rules! float_dtype_table {
+    ([] $(($D:ident, $ty:ident))*) => {
+        /// Dtypes with sum and matmul kernels so far.
+        pub const FLOAT_DTYPES: &[DType] = &[$(DType::$D),*];
+    };
+}
+gpupy_kernels::for_each_float_dtype!(float_dtype_table);
+
+/// Elementwise kernel variants; see `kernels/src/elementwise.rs`. Binary ops have `Vv`,
+/// `Vs` and `Strided`; unary ops and casts `Contig` and `Strided`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     Vv,
     Vs,
-    Sv,
+    Contig,
     Strided,
 }
-const VARIANTS: [(Variant, &str); 4] = [
-    (Variant::Vv, "vv"),
-    (Variant::Vs, "vs"),
-    (Variant::Sv, "sv"),
-    (Variant::Strided, "strided"),
-];
+
+const NDTYPES: usize = DType::ALL.len();
 
 pub struct Kernels {
-    /// `binary[op][float dtype][variant]`.
-    binary: Vec<Vec<[Function; 4]>>,
-    /// `cast[from float dtype][to float dtype]`, strided.
-    cast: Vec<Vec<Function>>,
+    /// `binary[op][dtype]`: (vv, vs, strided) where the loop exists.
+    binary: Vec<[Option<[Function; 3]>; NDTYPES]>,
+    /// `unary[op][dtype]`: (contig, strided) where the loop exists.
+    unary: Vec<[Option<[Function; 2]>; NDTYPES]>,
+    /// `cast[from][to]`: (contig, strided).
+    cast: Vec<[[Function; 2]; NDTYPES]>,
     /// By index in `ITEM_SIZES`.
     copy: Vec<Function>,
     fill: Vec<Function>,
-    /// By float dtype.
+    /// By index in `FLOAT_DTYPES`.
     sum: Vec<Function>,
     /// By float dtype, then by tile as listed in `gemm::F32_TILES` / `F64_TILES`.
     matmul: Vec<Vec<Function>>,
@@ -95,13 +104,16 @@ struct Module(sys::CUmodule);
 unsafe impl Send for Module {}
 unsafe impl Sync for Module {}
 
+fn dtype_name(d: DType) -> &'static str {
+    gpupy_kernels::loops::DTYPE_NAMES[d as usize]
+}
+
 impl Kernels {
     /// Loads the module for a GPU of compute capability `major.x`; the context must be
     /// bound. Called once per device.
     pub fn load(major: i32) -> Result<Kernels> {
         let image: *const c_void = match major {
             9 => CUBIN_SM90.as_ptr().cast(),
-            8 => CUBIN_SM80.as_ptr().cast(),
             _ => PTX.as_ptr().cast(),
         };
         // SAFETY: `image` is a complete cubin, or NUL-terminated PTX, that lives forever.
@@ -119,26 +131,46 @@ impl Kernels {
                     ))
                 })
         };
-        let floats = || FLOAT_DTYPES.iter().map(|&(_, t)| t);
-        let binary = BinaryOp::ALL
-            .iter()
-            .map(|op| {
-                floats()
-                    .map(|t| {
-                        let v =
-                            |i: usize| get(format!("gpupy_{}_{t}_{}", op.name(), VARIANTS[i].1));
-                        Ok([v(0)?, v(1)?, v(2)?, v(3)?])
-                    })
-                    .collect::<Result<Vec<_>>>()
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let cast = floats()
-            .map(|from| {
-                floats()
-                    .map(|to| get(format!("gpupy_cast_{from}_{to}_strided")))
-                    .collect()
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let stem = |op: &str, d: DType, v: &str| format!("gpupy_{op}_{}_{v}", dtype_name(d));
+        let mut binary = Vec::new();
+        for &op in BinaryOp::ALL {
+            let mut row: [Option<[Function; 3]>; NDTYPES] = [None; NDTYPES];
+            for d in op.inputs() {
+                let n = op.name();
+                row[d as usize] = Some([
+                    get(stem(n, d, "vv"))?,
+                    get(stem(n, d, "vs"))?,
+                    get(stem(n, d, "strided"))?,
+                ]);
+            }
+            binary.push(row);
+        }
+        let mut unary = Vec::new();
+        for &op in UnaryOp::ALL {
+            let mut row: [Option<[Function; 2]>; NDTYPES] = [None; NDTYPES];
+            for d in op.inputs() {
+                row[d as usize] = Some([
+                    get(stem(op.name(), d, "contig"))?,
+                    get(stem(op.name(), d, "strided"))?,
+                ]);
+            }
+            unary.push(row);
+        }
+        let mut cast = Vec::new();
+        for from in DType::ALL {
+            let mut row = Vec::with_capacity(NDTYPES);
+            for to in DType::ALL {
+                let base = format!("gpupy_cast_{}_{}", dtype_name(from), dtype_name(to));
+                row.push([
+                    get(format!("{base}_contig"))?,
+                    get(format!("{base}_strided"))?,
+                ]);
+            }
+            cast.push(
+                row.try_into()
+                    .map_err(|_| Error::Value("cast table size".into()))?,
+            );
+        }
         let copy = ITEM_SIZES
             .iter()
             .map(|b| get(format!("gpupy_copy_{b}_strided")))
@@ -147,21 +179,24 @@ impl Kernels {
             .iter()
             .map(|b| get(format!("gpupy_fill_{b}")))
             .collect::<Result<_>>()?;
-        let sum = floats()
-            .map(|t| get(format!("gpupy_sum_{t}_contig")))
+        let sum = FLOAT_DTYPES
+            .iter()
+            .map(|&d| get(format!("gpupy_sum_{}_contig", dtype_name(d))))
             .collect::<Result<_>>()?;
         let tiles = [gemm::F32_TILES, gemm::F64_TILES];
-        let matmul = floats()
+        let matmul = FLOAT_DTYPES
+            .iter()
             .zip(tiles)
-            .map(|(t, tiles)| {
+            .map(|(&d, tiles)| {
                 tiles
                     .iter()
-                    .map(|tile| get(format!("gpupy_matmul_{t}_{}", tile.name)))
+                    .map(|tile| get(format!("gpupy_matmul_{}_{}", dtype_name(d), tile.name)))
                     .collect()
             })
             .collect::<Result<_>>()?;
         Ok(Kernels {
             binary,
+            unary,
             cast,
             copy,
             fill,
@@ -171,13 +206,29 @@ impl Kernels {
         })
     }
 
+    /// The binary kernel for input `dtype`, or NumPy's TypeError when the op has no loop.
     pub fn binary(&self, op: BinaryOp, dtype: DType, variant: Variant) -> Result<Function> {
-        let d = float_index(dtype, op.name())?;
-        Ok(self.binary[op as usize][d][variant as usize])
+        let fs =
+            self.binary[op as usize][dtype as usize].ok_or_else(|| no_loop(op.name(), dtype))?;
+        Ok(match variant {
+            Variant::Vv => fs[0],
+            Variant::Vs => fs[1],
+            _ => fs[2],
+        })
     }
 
-    pub fn cast(&self, from: DType, to: DType) -> Result<Function> {
-        Ok(self.cast[float_index(from, "astype")?][float_index(to, "astype")?])
+    pub fn unary(&self, op: UnaryOp, dtype: DType, variant: Variant) -> Result<Function> {
+        let fs =
+            self.unary[op as usize][dtype as usize].ok_or_else(|| no_loop(op.name(), dtype))?;
+        Ok(if variant == Variant::Strided {
+            fs[1]
+        } else {
+            fs[0]
+        })
+    }
+
+    pub fn cast(&self, from: DType, to: DType, variant: Variant) -> Function {
+        self.cast[from as usize][to as usize][(variant == Variant::Strided) as usize]
     }
 
     pub fn copy(&self, itemsize: usize) -> Function {
@@ -198,9 +249,17 @@ impl Kernels {
     }
 }
 
+/// NumPy's error for a ufunc without a loop for the dtype.
+pub fn no_loop(op: &str, dtype: DType) -> Error {
+    Error::Type(format!(
+        "ufunc '{op}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe'' (gpupy has no {op} kernel for {})",
+        dtype.name()
+    ))
+}
+
 /// Index of a dtype in `FLOAT_DTYPES`, or NumPy-style TypeError naming the op.
 pub fn float_index(dtype: DType, op: &str) -> Result<usize> {
-    FLOAT_DTYPES.iter().position(|&(d, _)| d == dtype).ok_or_else(|| {
+    FLOAT_DTYPES.iter().position(|&d| d == dtype).ok_or_else(|| {
         Error::Type(format!(
             "gpupy's {op} supports float32 and float64 so far, not {}; convert with .astype('float32') or .astype('float64')",
             dtype.name()

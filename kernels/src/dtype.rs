@@ -35,6 +35,22 @@ impl c128 {
     }
 }
 
+/// The host's name for each element type, by position in `table::for_each_dtype!`
+/// (`Bool` = 0 ... `Complex128` = 13). Lets the host read an op's output dtype off its
+/// `Out` type instead of keeping a second list.
+pub trait DTypeIndex {
+    const INDEX: usize;
+}
+macro_rules! dtype_index {
+    ([] $(($D:ident, $t:ident))*) => { dtype_index!(@count 0usize; $($t)*); };
+    (@count $i:expr; $t:ident $($rest:ident)*) => {
+        impl DTypeIndex for $t { const INDEX: usize = $i; }
+        dtype_index!(@count $i + 1; $($rest)*);
+    };
+    (@count $i:expr;) => {};
+}
+crate::for_each_dtype!(dtype_index);
+
 /// Every element type: what a kernel needs to know without knowing the op.
 pub trait Element: Copy + 'static {
     const ZERO: Self;
@@ -93,95 +109,51 @@ pub unsafe fn store_pack<T: Copy, const N: usize>(p: *mut T, v: [T; N]) {
     }
 }
 
+/// `[f(x[0], y[0]), ...]` unrolled by hand. `core::array::from_fn` leaves a loop when
+/// the op body is large (integer power, float16 floor division), and a rolled loop
+/// indexes the packs at run time, which puts them in local memory.
+#[inline(always)]
+pub fn map_pack<T: Copy, U: Copy, const N: usize>(x: [T; N], y: [T; N], f: impl Fn(T, T) -> U) -> [U; N] {
+    let mut r = [core::mem::MaybeUninit::<U>::uninit(); N];
+    macro_rules! at {
+        ($($k:literal)*) => { $( if $k < N { r[$k] = core::mem::MaybeUninit::new(f(x[$k], y[$k])); } )* };
+    }
+    at!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    // SAFETY: lanes() never exceeds 16, so every element of r was written above.
+    unsafe { core::mem::transmute_copy(&r) }
+}
+
 /// Conversion with NumPy's `astype` meaning (unsafe casting): float to int truncates,
 /// complex to real drops the imaginary part, anything to bool is `!= 0`.
 pub trait Cast<O> {
     fn cast(self) -> O;
 }
 
-/// Through the widest real type: every dtype converts to and from f64 or i128 exactly
-/// where NumPy's C casts do, except where noted.
-pub trait Real: Copy {
-    fn to_f64(self) -> f64;
-    fn to_i128(self) -> i128;
-    fn from_f64(v: f64) -> Self;
-    fn from_i128(v: i128) -> Self;
-}
-
-macro_rules! real_int {
-    ($($t:ty),*) => { $(
-        impl Real for $t {
-            #[inline(always)] fn to_f64(self) -> f64 { self as f64 }
-            #[inline(always)] fn to_i128(self) -> i128 { self as i128 }
-            // Out-of-range float to int is undefined in C; Rust saturates (NaN -> 0).
-            #[inline(always)] fn from_f64(v: f64) -> Self { v as i128 as $t }
-            #[inline(always)] fn from_i128(v: i128) -> Self { v as $t }
-        }
-    )* };
-}
-real_int!(i8, i16, i32, i64, u8, u16, u32, u64);
-
-macro_rules! real_float {
-    ($($t:ty),*) => { $(
-        impl Real for $t {
-            #[inline(always)] fn to_f64(self) -> f64 { self as f64 }
-            #[inline(always)] fn to_i128(self) -> i128 { self as i128 }
-            #[inline(always)] fn from_f64(v: f64) -> Self { v as $t }
-            #[inline(always)] fn from_i128(v: i128) -> Self { v as $t }
-        }
-    )* };
-}
-real_float!(f16, f32, f64);
-
-impl Real for bool {
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self as u8 as f64
-    }
-    #[inline(always)]
-    fn to_i128(self) -> i128 {
-        self as i128
-    }
-    #[inline(always)]
-    fn from_f64(v: f64) -> Self {
-        v != 0.0
-    }
-    #[inline(always)]
-    fn from_i128(v: i128) -> Self {
-        v != 0
-    }
-}
-
-/// Casts between real types: integer targets go through i128 from integer sources (exact,
-/// wrapping like C), float sources through f64 (one rounding from f64, which is exact for
-/// f16/f32 inputs, and matches C for f64 -> f32/f16).
+/// Casts between real types with Rust's `as`: integers wrap like C, int to float and
+/// float to float round once, float to int truncates (saturating where C is undefined).
 macro_rules! cast_real {
-    (ints: $($i:ty),*; floats: $($f:ty),*) => {
-        cast_real!(@from_int [$($i),*] [$($i),* , $($f),*, bool]);
-        cast_real!(@from_float [$($f),*] [$($i),* , $($f),*, bool]);
-        cast_real!(@from_bool [$($i),* , $($f),*, bool]);
-    };
-    (@from_int [$($s:ty),*] $to:tt) => { $( cast_real!(@one_int $s, $to); )* };
-    (@one_int $s:ty, [$($t:ty),*]) => { $(
-        impl Cast<$t> for $s { #[inline(always)] fn cast(self) -> $t { <$t as Real>::from_i128(self as i128) } }
-    )* };
-    (@from_float [$($s:ty),*] $to:tt) => { $( cast_real!(@one_float $s, $to); )* };
-    (@one_float $s:ty, [$($t:ty),*]) => { $(
-        impl Cast<$t> for $s { #[inline(always)] fn cast(self) -> $t { cast_from_float::<$s, $t>(self) } }
-    )* };
-    (@from_bool [$($t:ty),*]) => { $(
-        impl Cast<$t> for bool { #[inline(always)] fn cast(self) -> $t { <$t as Real>::from_i128(self as i128) } }
+    ($($t:ty),*) => { cast_real!(@each [$($t),*] [$($t),*]); };
+    (@each [$($s:ty),*] $to:tt) => { $( cast_real!(@one $s, $to); )* };
+    (@one $s:ty, [$($t:ty),*]) => { $(
+        impl Cast<$t> for $s { #[inline(always)] fn cast(self) -> $t { self as $t } }
     )* };
 }
+cast_real!(i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64);
 
-/// Float to any real type: `as` from f64 truncates toward zero for integer targets and
-/// rounds once for float targets (exact for f16/f32 sources, which f64 holds exactly).
-#[inline(always)]
-fn cast_from_float<S: Real, T: Real>(v: S) -> T {
-    T::from_f64(v.to_f64())
+/// bool converts as 0/1, and anything to bool is `!= 0` (NumPy: `bool(0.5)` is true).
+macro_rules! cast_bool {
+    ($($t:ty),*) => { $(
+        impl Cast<$t> for bool { #[inline(always)] fn cast(self) -> $t { self as u8 as $t } }
+        impl Cast<bool> for $t { #[inline(always)] fn cast(self) -> bool { self != (0 as $t) } }
+    )* };
 }
-
-cast_real!(ints: i8, i16, i32, i64, u8, u16, u32, u64; floats: f16, f32, f64);
+cast_bool!(i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64);
+impl Cast<bool> for bool {
+    #[inline(always)]
+    fn cast(self) -> bool {
+        self
+    }
+}
 
 /// Complex casts: to complex keeps the value as the real part; from complex keeps the
 /// real part (NumPy's ComplexWarning aside), except bool, true when either part is set.

@@ -2,25 +2,19 @@
 //! `table.rs`.
 //!
 //! Variants:
-//! - `vv`, `vs`, `sv`: contiguous arrays (and a scalar passed by value), read and written
-//!   16 bytes at a time when every pointer is 16-byte aligned, in a grid-stride loop;
+//! - `vv`, `vs`: contiguous arrays (and, for `vs`, a scalar passed by value on either
+//!   side), read and written one pack at a time (16 bytes of the wider of input and
+//!   output) when every pointer is aligned to its pack, in a grid-stride loop;
+//! - `contig` (unary) the same for one input;
 //! - `strided`: any shapes and strides (broadcasting is stride 0), one element per step.
 //!
-//! `copy_*` and `fill_*` move bits of one item size and serve every dtype of that size.
+//! `cast_*` converts between every pair of dtypes; `copy_*` and `fill_*` move bits of one
+//! item size and serve every dtype of that size.
 
 use crate::args::Strided;
+use crate::dtype::{c128, c64, lanes, load_pack, map_pack, store_pack, Cast};
 use crate::gpu::grid_stride;
-use crate::ops::{self, BinaryOp, Cast};
-
-/// `N` elements of `T`, 16 bytes and 16-byte aligned: one vector load or store.
-#[repr(C, align(16))]
-#[derive(Clone, Copy)]
-struct Pack<T: Copy, const N: usize>([T; N]);
-
-#[inline(always)]
-fn aligned16(p: usize) -> bool {
-    p % 16 == 0
-}
+use crate::ops::{self, BinaryOp, UnaryOp};
 
 /// One contiguous operand: an array, or a scalar repeated.
 #[derive(Clone, Copy)]
@@ -31,14 +25,14 @@ enum Operand<T> {
 
 impl<T: Copy> Operand<T> {
     #[inline(always)]
-    fn aligned(self) -> bool {
+    fn aligned(self, bytes: usize) -> bool {
         match self {
-            Operand::Array(p) => aligned16(p as usize),
+            Operand::Array(p) => (p as usize).is_multiple_of(bytes),
             Operand::Scalar(_) => true,
         }
     }
     /// # Safety
-    /// `i < len` of the array.
+    /// `i` is in bounds of the array.
     #[inline(always)]
     unsafe fn get(self, i: u64) -> T {
         match self {
@@ -48,43 +42,37 @@ impl<T: Copy> Operand<T> {
         }
     }
     /// # Safety
-    /// Elements `N*j .. N*j+N` are in bounds and the pointer is 16-byte aligned.
+    /// Elements `N*j .. N*j+N` are in bounds and the pointer is aligned to the pack.
     #[inline(always)]
     unsafe fn get_pack<const N: usize>(self, j: u64) -> [T; N] {
         match self {
             // SAFETY: the caller checked alignment and bounds.
-            Operand::Array(p) => unsafe { (*(p as *const Pack<T, N>).add(j as usize)).0 },
+            Operand::Array(p) => unsafe { load_pack::<T, N>(p.add(j as usize * N)) },
             Operand::Scalar(s) => [s; N],
         }
     }
 }
 
-/// `out[i] = O(a[i], b[i])` for contiguous operands.
+/// `out[i] = O(a[i], b[i])` for contiguous operands of `n` elements.
 ///
 /// # Safety
-/// `out` has `n` elements, each array operand too; `out` may alias an input only exactly
-/// (in-place), never partially.
+/// `out` and every array operand hold `n` elements; `out` may alias an input only
+/// exactly (in place), never partially.
 #[inline(always)]
-unsafe fn binary_contig<T: Copy, O: BinaryOp<T>, const N: usize>(
-    a: Operand<T>,
-    b: Operand<T>,
-    out: *mut T,
-    n: u64,
-) {
+unsafe fn binary_contig<T: Copy, O: BinaryOp<T>, const N: usize>(a: Operand<T>, b: Operand<T>, out: *mut O::Out, n: u64) {
     let (start, stride) = grid_stride();
+    let in_bytes = N * core::mem::size_of::<T>();
+    let out_bytes = N * core::mem::size_of::<O::Out>();
     let mut tail = 0;
-    if a.aligned() && b.aligned() && aligned16(out as usize) {
+    if a.aligned(in_bytes) && b.aligned(in_bytes) && (out as usize).is_multiple_of(out_bytes) {
         let packs = n / N as u64;
         let mut j = start;
         while j < packs {
-            // SAFETY: j < packs, so the whole pack is in bounds; alignment checked above.
+            // SAFETY: j < packs keeps the whole pack in bounds; alignment checked above.
             unsafe {
                 let (x, y) = (a.get_pack::<N>(j), b.get_pack::<N>(j));
-                let mut r = x;
-                for k in 0..N {
-                    r[k] = O::apply(x[k], y[k]);
-                }
-                *(out as *mut Pack<T, N>).add(j as usize) = Pack(r);
+                let r: [O::Out; N] = map_pack(x, y, O::apply);
+                store_pack::<O::Out, N>(out.add(j as usize * N), r);
             }
             j += stride;
         }
@@ -98,13 +86,30 @@ unsafe fn binary_contig<T: Copy, O: BinaryOp<T>, const N: usize>(
     }
 }
 
-/// `out[..] = O(a[..], b[..])` over any strides; operand order in `s.strides` is
-/// (out, a, b).
+/// `out[i] = O(a[i])` for contiguous arrays of `n` elements.
+///
+/// # Safety
+/// As for `binary_contig`.
+#[inline(always)]
+unsafe fn unary_contig<T: Copy, O: UnaryOp<T>, const N: usize>(a: *const T, out: *mut O::Out, n: u64) {
+    struct Lift<O>(O);
+    impl<T, O: UnaryOp<T>> BinaryOp<T> for Lift<O> {
+        type Out = O::Out;
+        #[inline(always)]
+        fn apply(a: T, _: T) -> O::Out {
+            O::apply(a)
+        }
+    }
+    // SAFETY: forwarded contract; the second operand repeats the first.
+    unsafe { binary_contig::<T, Lift<O>, N>(Operand::Array(a), Operand::Array(a), out, n) }
+}
+
+/// `out[..] = O(a[..], b[..])` over any strides; operands in `s.strides` are (out, a, b).
 ///
 /// # Safety
 /// The host checked that every offset `s` can produce stays inside each allocation.
 #[inline(always)]
-unsafe fn binary_strided<T: Copy, O: BinaryOp<T>>(s: &Strided<3>, a: *const T, b: *const T, out: *mut T) {
+unsafe fn binary_strided<T: Copy, O: BinaryOp<T>>(s: &Strided<3>, a: *const T, b: *const T, out: *mut O::Out) {
     let (start, stride) = grid_stride();
     let mut i = start;
     while i < s.len {
@@ -115,97 +120,146 @@ unsafe fn binary_strided<T: Copy, O: BinaryOp<T>>(s: &Strided<3>, a: *const T, b
     }
 }
 
-/// `out[..] = a[..]` over any strides, moving items of type `T` (a bit pattern).
-///
-/// # Safety
-/// As for `binary_strided`, with operands (out, a).
-#[inline(always)]
-unsafe fn copy_strided<T: Copy>(s: &Strided<2>, a: *const T, out: *mut T) {
-    let (start, stride) = grid_stride();
-    let mut i = start;
-    while i < s.len {
-        let [o, x] = s.offsets(i);
-        // SAFETY: offsets are in bounds by the host's check.
-        unsafe { *out.offset(o as isize) = *a.offset(x as isize) };
-        i += stride;
-    }
-}
-
-/// `out[..] = a[..] as O` over any strides, operands (out, a).
+/// `out[..] = O(a[..])` over any strides; operands (out, a).
 ///
 /// # Safety
 /// As for `binary_strided`.
 #[inline(always)]
-unsafe fn cast_strided<I: Copy + Cast<O>, O: Copy>(s: &Strided<2>, a: *const I, out: *mut O) {
+unsafe fn unary_strided<T: Copy, O: UnaryOp<T>>(s: &Strided<2>, a: *const T, out: *mut O::Out) {
     let (start, stride) = grid_stride();
     let mut i = start;
     while i < s.len {
         let [o, x] = s.offsets(i);
         // SAFETY: offsets are in bounds by the host's check.
-        unsafe { *out.offset(o as isize) = (*a.offset(x as isize)).cast() };
+        unsafe { *out.offset(o as isize) = O::apply(*a.offset(x as isize)) };
         i += stride;
     }
 }
 
-/// `out[i] = v` for `i < n`.
-///
-/// # Safety
-/// `out` has `n` elements.
-#[inline(always)]
-unsafe fn fill<T: Copy, const N: usize>(out: *mut T, n: u64, v: T) {
-    // Through the binary engine: `a` and `b` are the scalar, the op keeps `a`.
-    struct First;
-    impl<T> BinaryOp<T> for First {
-        #[inline(always)]
-        fn apply(a: T, _: T) -> T {
-            a
-        }
+/// The identity, for copies: moves items of type `T` as bit patterns.
+struct Identity;
+impl<T: Copy> UnaryOp<T> for Identity {
+    type Out = T;
+    #[inline(always)]
+    fn apply(a: T) -> T {
+        a
     }
-    // SAFETY: forwarded contract.
-    unsafe { binary_contig::<T, First, N>(Operand::Scalar(v), Operand::Scalar(v), out, n) }
 }
 
-/// Elements of `T` in one 16-byte pack.
-macro_rules! lanes {
-    ($ty:ty) => {
-        16 / core::mem::size_of::<$ty>()
+/// A cast to `O`, for `astype`.
+struct CastTo<O>(O);
+impl<T: Cast<O>, O: Copy> UnaryOp<T> for CastTo<O> {
+    type Out = O;
+    #[inline(always)]
+    fn apply(a: T) -> O {
+        a.cast()
+    }
+}
+
+/// Keeps the first operand, for fills (both operands are the fill value).
+struct First;
+impl<T: Copy> BinaryOp<T> for First {
+    type Out = T;
+    #[inline(always)]
+    fn apply(a: T, _: T) -> T {
+        a
+    }
+}
+
+/// Elements per pack for input `$t` and output `$o`.
+macro_rules! pack_of {
+    ($t:ty, $o:ty) => {
+        lanes(core::mem::size_of::<$t>(), core::mem::size_of::<$o>())
     };
 }
 
 macro_rules! binary_entries {
-    ([] $(($Op:ident, $op:ident))*) => {
-        $( crate::for_each_float_dtype!(binary_entries_for, $Op, $op); )*
-    };
+    ([] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => { $( $( binary_entry!($Op, $op, $ty); )* )* };
 }
 
-macro_rules! binary_entries_for {
-    ([$Op:ident $op:ident] $(($D:ident, $ty:ident))*) => { $(
+macro_rules! binary_entry {
+    ($Op:ident, $op:ident, $ty:ident) => {
         const _: () = {
+            type Out = <ops::$Op as BinaryOp<$ty>>::Out;
+            const N: usize = pack_of!($ty, Out);
             #[unsafe(export_name = concat!("gpupy_", stringify!($op), "_", stringify!($ty), "_vv"))]
-            unsafe extern "ptx-kernel" fn vv(a: *const $ty, b: *const $ty, out: *mut $ty, n: u64) {
+            unsafe extern "ptx-kernel" fn vv(a: *const $ty, b: *const $ty, out: *mut Out, n: u64) {
                 // SAFETY: the host launches with arrays of n elements.
-                unsafe { binary_contig::<$ty, ops::$Op, { lanes!($ty) }>(Operand::Array(a), Operand::Array(b), out, n) }
+                unsafe { binary_contig::<$ty, ops::$Op, N>(Operand::Array(a), Operand::Array(b), out, n) }
             }
+            /// `scalar_first != 0` computes `O(s, a[i])`, else `O(a[i], s)`.
             #[unsafe(export_name = concat!("gpupy_", stringify!($op), "_", stringify!($ty), "_vs"))]
-            unsafe extern "ptx-kernel" fn vs(a: *const $ty, b: $ty, out: *mut $ty, n: u64) {
+            unsafe extern "ptx-kernel" fn vs(a: *const $ty, s: $ty, out: *mut Out, n: u64, scalar_first: u32) {
                 // SAFETY: as above.
-                unsafe { binary_contig::<$ty, ops::$Op, { lanes!($ty) }>(Operand::Array(a), Operand::Scalar(b), out, n) }
-            }
-            #[unsafe(export_name = concat!("gpupy_", stringify!($op), "_", stringify!($ty), "_sv"))]
-            unsafe extern "ptx-kernel" fn sv(a: $ty, b: *const $ty, out: *mut $ty, n: u64) {
-                // SAFETY: as above.
-                unsafe { binary_contig::<$ty, ops::$Op, { lanes!($ty) }>(Operand::Scalar(a), Operand::Array(b), out, n) }
+                unsafe {
+                    if scalar_first != 0 {
+                        binary_contig::<$ty, ops::$Op, N>(Operand::Scalar(s), Operand::Array(a), out, n)
+                    } else {
+                        binary_contig::<$ty, ops::$Op, N>(Operand::Array(a), Operand::Scalar(s), out, n)
+                    }
+                }
             }
             #[unsafe(export_name = concat!("gpupy_", stringify!($op), "_", stringify!($ty), "_strided"))]
-            unsafe extern "ptx-kernel" fn strided(s: Strided<3>, a: *const $ty, b: *const $ty, out: *mut $ty) {
+            unsafe extern "ptx-kernel" fn strided(s: Strided<3>, a: *const $ty, b: *const $ty, out: *mut Out) {
                 // SAFETY: the host checked every offset against the allocations.
                 unsafe { binary_strided::<$ty, ops::$Op>(&s, a, b, out) }
             }
         };
-    )* };
+    };
 }
 
 crate::for_each_binary_op!(binary_entries);
+
+macro_rules! unary_entries {
+    ([] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => { $( $( unary_entry!(ops::$Op, $op, $ty); )* )* };
+}
+
+macro_rules! unary_entry {
+    ($Op:ty, $op:ident, $ty:ident) => {
+        const _: () = {
+            type Out = <$Op as UnaryOp<$ty>>::Out;
+            const N: usize = pack_of!($ty, Out);
+            #[unsafe(export_name = concat!("gpupy_", stringify!($op), "_", stringify!($ty), "_contig"))]
+            unsafe extern "ptx-kernel" fn contig(a: *const $ty, out: *mut Out, n: u64) {
+                // SAFETY: the host launches with arrays of n elements.
+                unsafe { unary_contig::<$ty, $Op, N>(a, out, n) }
+            }
+            #[unsafe(export_name = concat!("gpupy_", stringify!($op), "_", stringify!($ty), "_strided"))]
+            unsafe extern "ptx-kernel" fn strided(s: Strided<2>, a: *const $ty, out: *mut Out) {
+                // SAFETY: the host checked every offset against the allocations.
+                unsafe { unary_strided::<$ty, $Op>(&s, a, out) }
+            }
+        };
+    };
+}
+
+crate::for_each_unary_op!(unary_entries);
+
+/// `gpupy_cast_<from>_<to>_{contig,strided}` for every pair of dtypes.
+macro_rules! cast_entries {
+    ([] $(($D:ident, $from:ident))*) => { $( crate::for_each_dtype!(cast_entries_to, $from); )* };
+}
+macro_rules! cast_entries_to {
+    ([$from:ident] $(($D:ident, $to:ident))*) => { $( cast_entry!($from, $to); )* };
+}
+macro_rules! cast_entry {
+    ($from:ident, $to:ident) => {
+        const _: () = {
+            const N: usize = pack_of!($from, $to);
+            #[unsafe(export_name = concat!("gpupy_cast_", stringify!($from), "_", stringify!($to), "_contig"))]
+            unsafe extern "ptx-kernel" fn contig(a: *const $from, out: *mut $to, n: u64) {
+                // SAFETY: the host launches with arrays of n elements.
+                unsafe { unary_contig::<$from, CastTo<$to>, N>(a, out, n) }
+            }
+            #[unsafe(export_name = concat!("gpupy_cast_", stringify!($from), "_", stringify!($to), "_strided"))]
+            unsafe extern "ptx-kernel" fn strided(s: Strided<2>, a: *const $from, out: *mut $to) {
+                // SAFETY: the host checked every offset against the allocations.
+                unsafe { unary_strided::<$from, CastTo<$to>>(&s, a, out) }
+            }
+        };
+    };
+}
+crate::for_each_dtype!(cast_entries);
 
 macro_rules! move_entries {
     ([] $(($bytes:literal, $ty:ident))*) => { $(
@@ -213,12 +267,12 @@ macro_rules! move_entries {
             #[unsafe(export_name = concat!("gpupy_copy_", stringify!($bytes), "_strided"))]
             unsafe extern "ptx-kernel" fn copy(s: Strided<2>, a: *const $ty, out: *mut $ty) {
                 // SAFETY: the host checked every offset against the allocations.
-                unsafe { copy_strided::<$ty>(&s, a, out) }
+                unsafe { unary_strided::<$ty, Identity>(&s, a, out) }
             }
             #[unsafe(export_name = concat!("gpupy_fill_", stringify!($bytes)))]
-            unsafe extern "ptx-kernel" fn fill_entry(out: *mut $ty, n: u64, v: $ty) {
+            unsafe extern "ptx-kernel" fn fill(out: *mut $ty, n: u64, v: $ty) {
                 // SAFETY: the host launches with an array of n elements.
-                unsafe { fill::<$ty, { lanes!($ty) }>(out, n, v) }
+                unsafe { binary_contig::<$ty, First, { pack_of!($ty, $ty) }>(Operand::Scalar(v), Operand::Scalar(v), out, n) }
             }
         };
     )* };
@@ -226,22 +280,6 @@ macro_rules! move_entries {
 
 crate::for_each_item_size!(move_entries);
 
-macro_rules! cast_entries {
-    ([] $(($D:ident, $from:ident))*) => {
-        $( crate::for_each_float_dtype!(cast_entries_to, $from); )*
-    };
-}
-
-macro_rules! cast_entries_to {
-    ([$from:ident] $(($D:ident, $to:ident))*) => { $(
-        const _: () = {
-            #[unsafe(export_name = concat!("gpupy_cast_", stringify!($from), "_", stringify!($to), "_strided"))]
-            unsafe extern "ptx-kernel" fn cast(s: Strided<2>, a: *const $from, out: *mut $to) {
-                // SAFETY: the host checked every offset against the allocations.
-                unsafe { cast_strided::<$from, $to>(&s, a, out) }
-            }
-        };
-    )* };
-}
-
-crate::for_each_float_dtype!(cast_entries);
+// The complex types are named in the stamped code through the tables.
+#[allow(unused_imports)]
+use {c128 as _, c64 as _};

@@ -10,13 +10,16 @@
 //! the few PTX instructions Rust has no words for; `elementwise`, `reduce` and `matmul`
 //! are the generic kernel bodies; the entry points are stamped out at their ends.
 #![cfg_attr(target_arch = "nvptx64", no_std)]
+#![feature(f16)]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)
 )]
 
 pub mod args;
+pub mod dtype;
 pub mod gemm;
+pub mod loops;
 pub mod ops;
 pub mod table;
 

@@ -5,7 +5,9 @@
 //! - `errors`: the error mapping and gpupy's own exception types;
 //! - `convert`: dtypes and NumPy arrays across the boundary;
 //! - `ndarray`: the array class, its attributes, indexing and operators;
-//! - `math`: ufunc-style functions, reductions and matrix products;
+//! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
+//! - `operators`: Python's operators on arrays;
+//! - `math`: reductions and matrix products;
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `cuda`: devices, events and the memory pool (CuPy's `cupy.cuda` names).
 
@@ -17,6 +19,7 @@ mod index;
 mod math;
 mod ndarray;
 mod operators;
+mod ufunc;
 
 use pyo3::prelude::*;
 
@@ -25,6 +28,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     ndarray::register(m)?;
     math::register(m)?;
+    ufunc::register(m)?;
     creation::register(m)?;
     cuda::register(m)?;
     Ok(())

@@ -197,7 +197,9 @@ impl NdArray {
     fn __imatmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = slf.py();
         let Some(r) = math::matmul_operator(py, slf.as_any(), other)? else {
-            return Err(math::unsupported(other));
+            return Err(PyTypeError::new_err(
+                "matmul needs gpupy arrays on both sides",
+            ));
         };
         let dst = &slf.get().inner;
         let r = &r.get().inner;
@@ -212,12 +214,26 @@ impl NdArray {
     }
 
     /// `a.add(b)`: the same as `a + b`.
-    fn add(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<NdArray>> {
-        math::add(slf.py(), slf.as_any(), other, None)
+    fn add(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let r = crate::ufunc::operator(
+            py,
+            crate::ufunc::Op::Binary(gpupy_host::module::BinaryOp::Add),
+            &[slf.as_any(), other],
+        )?;
+        r.map(Py::into_any)
+            .ok_or_else(|| PyTypeError::new_err("Unsupported operand for add"))
     }
     /// `a.mul(b)`: the same as `a * b`.
-    fn mul(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<NdArray>> {
-        math::multiply(slf.py(), slf.as_any(), other, None)
+    fn mul(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let r = crate::ufunc::operator(
+            py,
+            crate::ufunc::Op::Binary(gpupy_host::module::BinaryOp::Multiply),
+            &[slf.as_any(), other],
+        )?;
+        r.map(Py::into_any)
+            .ok_or_else(|| PyTypeError::new_err("Unsupported operand for mul"))
     }
     #[pyo3(signature = (b, out = None))]
     fn dot(

@@ -7,7 +7,7 @@ use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result, check};
 use crate::layout::shape_str;
-use crate::module::launch;
+use crate::module::{Variant, launch};
 
 /// Copies `src` into `dst` (NumPy's `dst[...] = src`): `src` broadcasts to `dst`'s shape;
 /// dtypes must match (use `astype` first).
@@ -22,6 +22,13 @@ pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
     let src = src.broadcast_to(dst.shape())?;
     if dst.size() == 0 {
         return Ok(());
+    }
+    // A source that overlaps the destination through another view (`a[1:] = a[:-1]`)
+    // is read in full first, as NumPy does: the kernel's threads would race otherwise.
+    if src.shares_buffer(dst) && src.layout() != dst.layout() {
+        let tmp = Array::empty(src.device(), src.shape(), src.dtype())?;
+        copy_into(&src, &tmp)?;
+        return copy_into(&tmp, dst);
     }
     let device = dst.device();
     same_device(&src, dst)?;
@@ -65,20 +72,46 @@ pub fn contiguous(a: &Array) -> Result<Array> {
 
 /// A new C-contiguous array of `dtype` with `a`'s values (NumPy's `astype`).
 pub fn astype(a: &Array, dtype: DType) -> Result<Array> {
-    if dtype == a.dtype() {
-        let out = Array::empty(a.device(), a.shape(), dtype)?;
-        copy_into(a, &out)?;
-        return Ok(out);
+    let out = Array::empty(a.device(), a.shape(), dtype)?;
+    cast_into(a, &out)?;
+    Ok(out)
+}
+
+/// `dst[...] = src` with conversion to `dst`'s dtype (NumPy's unsafe casting: the caller
+/// decides what is allowed). `src` broadcasts to `dst`'s shape.
+pub fn cast_into(src: &Array, dst: &Array) -> Result<()> {
+    if src.dtype() == dst.dtype() {
+        return copy_into(src, dst);
     }
-    let device = a.device();
-    let f = device.kernels()?.cast(a.dtype(), dtype)?;
-    let out = Array::empty(device, a.shape(), dtype)?;
-    if out.size() == 0 {
-        return Ok(out);
+    let src = src.broadcast_to(dst.shape())?;
+    if dst.size() == 0 {
+        return Ok(());
     }
+    same_device(&src, dst)?;
+    if src.shares_buffer(dst) {
+        // Different dtypes over one buffer (a view): read everything first.
+        let tmp = astype(&src, src.dtype())?;
+        return cast_into(&tmp, dst);
+    }
+    let device = dst.device();
+    let kernels = device.kernels()?;
     device.bind()?;
-    let mut args = strided_args(a.shape(), [&out.layout().strides, &a.layout().strides])?;
-    let (mut s, mut d) = (a.data_ptr(), out.data_ptr());
+    let (from, to) = (src.dtype(), dst.dtype());
+    if src.layout().is_c_contiguous() && dst.layout().is_c_contiguous() {
+        let f = kernels.cast(from, to, Variant::Contig);
+        return super::elementwise::launch_contig(
+            device,
+            f,
+            src.data_ptr(),
+            dst.data_ptr(),
+            dst.size() as u64,
+            from,
+            to,
+        );
+    }
+    let mut args = strided_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
+    let (mut s, mut d) = (src.data_ptr(), dst.data_ptr());
+    let f = kernels.cast(from, to, Variant::Strided);
     // SAFETY: (Strided<2>, src, dst) is the cast kernel's parameter list; both layouts fit.
     unsafe {
         launch(
@@ -87,9 +120,8 @@ pub fn astype(a: &Array, dtype: DType) -> Result<Array> {
             BLOCK,
             0,
             &mut [arg(&mut args), arg(&mut s), arg(&mut d)],
-        )?
-    };
-    Ok(out)
+        )
+    }
 }
 
 /// Arrays of one operation must live on one device (CuPy raises ValueError too).

@@ -1,63 +1,96 @@
-//! Binary elementwise ops with NumPy broadcasting and Python-scalar operands.
+//! Elementwise ops: one engine for every binary and unary ufunc, every dtype.
 //!
-//! Dtype: two arrays promote to the wider float; a Python scalar is "weak" (NEP 50) and
-//! takes the array's dtype. Launch: contiguous operands of the output's shape take the
-//! vectorized `vv`/`vs`/`sv` kernels; anything else (broadcast, sliced, transposed) the
-//! `strided` kernel over merged axes.
+//! The caller names the loop (the input dtype; NumPy's type resolution happens in the
+//! bindings, where NumPy itself is asked). Inputs of another dtype are cast first; the
+//! output dtype is the loop's, converted into `out=` afterwards when that differs.
+//! Contiguous operands of the output's shape take the packed `vv`/`vs`/`contig` kernels;
+//! anything else (broadcast, sliced, transposed) the `strided` kernel over merged axes.
 
-use super::copy::{astype, check_out_shape, same_device};
+use std::ffi::c_void;
+
+use super::copy::{cast_into, check_out_shape, same_device};
 use super::{BLOCK, arg, grid_for, strided_args};
 use crate::array::Array;
-use crate::dtype::{DType, promote_floats};
+use crate::device::Device;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::broadcast_shapes;
-use crate::module::{BinaryOp, Variant, float_index, launch};
+use crate::module::{BinaryOp, Function, UnaryOp, Variant, launch, no_loop};
+
+/// A scalar operand, already converted to the loop's dtype: its little-endian bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
+pub struct Scalar {
+    bytes: [u8; 16],
+    dtype: DType,
+}
+
+impl Scalar {
+    /// `bytes` must be exactly one item of `dtype`.
+    pub fn from_bytes(dtype: DType, bytes: &[u8]) -> Result<Scalar> {
+        if bytes.len() != dtype.itemsize() {
+            return Err(Error::Value(format!(
+                "a {} scalar has {} bytes, got {}",
+                dtype.name(),
+                dtype.itemsize(),
+                bytes.len()
+            )));
+        }
+        let mut b = [0u8; 16];
+        b[..bytes.len()].copy_from_slice(bytes);
+        Ok(Scalar { bytes: b, dtype })
+    }
+    /// A float32 or float64 scalar (other dtypes come through `from_bytes`).
+    pub fn float(dtype: DType, v: f64) -> Result<Scalar> {
+        match dtype {
+            DType::Float32 => Scalar::from_bytes(dtype, &(v as f32).to_le_bytes()),
+            DType::Float64 => Scalar::from_bytes(dtype, &v.to_le_bytes()),
+            _ => Err(Error::Type(format!(
+                "Scalar::float takes float32 or float64, not {}",
+                dtype.name()
+            ))),
+        }
+    }
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.dtype.itemsize()]
+    }
+    /// As a kernel parameter: a pointer to the value, which cuLaunchKernel copies.
+    fn param(&mut self) -> *mut c_void {
+        self.bytes.as_mut_ptr().cast()
+    }
+    /// As a 0-d array, for the strided kernels.
+    fn to_array(self, device: &'static Device) -> Result<Array> {
+        super::fill::full(device, &[], self.dtype, self.bytes())
+    }
+}
 
 /// One input of a binary op.
 #[derive(Clone, Copy)]
 pub enum Operand<'a> {
     Array(&'a Array),
-    /// A Python int or float, converted to the array's dtype.
-    Scalar(f64),
+    Scalar(Scalar),
 }
 
-/// A scalar kernel parameter of the op's dtype.
-enum ScalarArg {
-    F32(f32),
-    F64(f64),
-}
-
-impl ScalarArg {
-    fn new(v: f64, dtype: DType) -> ScalarArg {
-        match dtype {
-            DType::Float32 => ScalarArg::F32(v as f32),
-            _ => ScalarArg::F64(v),
-        }
-    }
-    fn param(&mut self) -> *mut std::ffi::c_void {
-        match self {
-            ScalarArg::F32(v) => arg(v),
-            ScalarArg::F64(v) => arg(v),
-        }
-    }
-}
-
-/// `op(a, b)`, into `out` when given (NumPy's `out=`), else into a new array.
-pub fn binary(op: BinaryOp, a: Operand, b: Operand, out: Option<&Array>) -> Result<Array> {
-    let (dtype, shape, device) = match (a, b) {
+/// `op(a, b)` with the loop for input `dtype`, into `out` when given (NumPy's `out=`;
+/// the caller has checked that the loop's output may be cast to `out`'s dtype).
+pub fn binary(
+    op: BinaryOp,
+    dtype: DType,
+    a: Operand,
+    b: Operand,
+    out: Option<&Array>,
+) -> Result<Array> {
+    let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
+    let (shape, device) = match (a, b) {
         (Operand::Array(x), Operand::Array(y)) => {
             same_device(x, y)?;
-            float_index(x.dtype(), op.name())?;
-            float_index(y.dtype(), op.name())?;
-            (
-                promote_floats(x.dtype(), y.dtype()),
-                broadcast_shapes(&[x.shape(), y.shape()])?,
-                x.device(),
-            )
+            (broadcast_shapes(&[x.shape(), y.shape()])?, x.device())
         }
         (Operand::Array(x), Operand::Scalar(_)) | (Operand::Scalar(_), Operand::Array(x)) => {
-            float_index(x.dtype(), op.name())?;
-            (x.dtype(), x.shape().to_vec(), x.device())
+            (x.shape().to_vec(), x.device())
         }
         (Operand::Scalar(_), Operand::Scalar(_)) => {
             return Err(Error::Type(format!(
@@ -66,53 +99,149 @@ pub fn binary(op: BinaryOp, a: Operand, b: Operand, out: Option<&Array>) -> Resu
             )));
         }
     };
-    let out = match out {
+    let target = output(device, &shape, out_dtype, out)?;
+    let a = prepare(a, dtype, &target)?;
+    let b = prepare(b, dtype, &target)?;
+    launch_binary(op, dtype, a, b, &target)?;
+    finish(target, out)
+}
+
+/// `op(a)` with the loop for input `dtype`, into `out` when given.
+pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Result<Array> {
+    let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
+    let target = output(a.device(), a.shape(), out_dtype, out)?;
+    let Input::Array(x) = prepare(Operand::Array(a), dtype, &target)? else {
+        unreachable!("an array stays an array")
+    };
+    let n = target.size() as u64;
+    if n > 0 {
+        let device = target.device();
+        let kernels = device.kernels()?;
+        device.bind()?;
+        let mut o = target.data_ptr();
+        if packed(&x, &target) {
+            let f = kernels.unary(op, dtype, Variant::Contig)?;
+            launch_contig(device, f, x.data_ptr(), o, n, dtype, out_dtype)?;
+        } else {
+            let x = x.broadcast_to(target.shape())?;
+            let mut args = strided_args(
+                target.shape(),
+                [&target.layout().strides, &x.layout().strides],
+            )?;
+            let mut xp = x.data_ptr();
+            let f = kernels.unary(op, dtype, Variant::Strided)?;
+            // SAFETY: (Strided<2>, a, out) is the strided unary parameter list; both layouts
+            // fit their buffers, so every offset from `args` is in bounds.
+            unsafe {
+                launch(
+                    f,
+                    (grid_for(device, args.len), 1, 1),
+                    BLOCK,
+                    0,
+                    &mut [arg(&mut args), arg(&mut xp), arg(&mut o)],
+                )?
+            };
+        }
+    }
+    finish(target, out)
+}
+
+/// An operand after conversion to the loop dtype, owned for the launch.
+enum Input {
+    Array(Array),
+    Scalar(Scalar),
+}
+
+/// Casts an array to the loop dtype, and copies one that overlaps the output through a
+/// different view, so the result is as if every input were read before any write.
+fn prepare(x: Operand, dtype: DType, target: &Array) -> Result<Input> {
+    Ok(match x {
+        Operand::Scalar(s) if s.dtype == dtype => Input::Scalar(s),
+        Operand::Scalar(s) => {
+            return Err(Error::Type(format!(
+                "scalar of dtype {} given to a {} loop",
+                s.dtype.name(),
+                dtype.name()
+            )));
+        }
+        Operand::Array(arr) => {
+            let overlaps =
+                arr.shares_buffer(target) && arr.layout() != target.layout() && arr.size() > 0;
+            Input::Array(if arr.dtype() != dtype || overlaps {
+                super::copy::astype(arr, dtype)?
+            } else {
+                arr.clone()
+            })
+        }
+    })
+}
+
+/// Where the kernel writes: `out` itself when it has the loop's dtype, else a new array.
+fn output(
+    device: &'static Device,
+    shape: &[usize],
+    dtype: DType,
+    out: Option<&Array>,
+) -> Result<Array> {
+    match out {
         Some(o) => {
             if o.device().id != device.id {
                 return Err(Error::Value(
                     "out= is on another device than the inputs".into(),
                 ));
             }
-            check_out_shape(o, &shape)?;
-            if o.dtype() != dtype {
-                return Err(Error::Type(format!(
-                    "Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
-                    op.name(),
-                    dtype.name(),
-                    o.dtype().name()
-                )));
+            check_out_shape(o, shape)?;
+            if o.dtype() == dtype {
+                Ok(o.clone())
+            } else {
+                Array::empty(device, shape, dtype)
             }
-            o.clone()
         }
-        None => Array::empty(device, &shape, dtype)?,
-    };
-    // Inputs of another dtype are converted first; an input that overlaps the output
-    // through a different view is copied, so the result is as if inputs were read first.
-    let prepare = |x: Operand| -> Result<Input> {
-        Ok(match x {
-            Operand::Scalar(v) => Input::Scalar(v),
-            Operand::Array(arr) => {
-                let overlaps =
-                    arr.shares_buffer(&out) && arr.layout() != out.layout() && arr.size() > 0;
-                Input::Array(if arr.dtype() != dtype || overlaps {
-                    astype(arr, dtype)?
-                } else {
-                    arr.clone()
-                })
-            }
-        })
-    };
-    launch_binary(op, &prepare(a)?, &prepare(b)?, &out)?;
-    Ok(out)
+        None => Array::empty(device, shape, dtype),
+    }
 }
 
-/// An operand after dtype conversion, owned for the launch.
-enum Input {
-    Array(Array),
-    Scalar(f64),
+/// Converts the kernel's result into `out` when it could not write there directly.
+fn finish(target: Array, out: Option<&Array>) -> Result<Array> {
+    match out {
+        Some(o) if o.dtype() != target.dtype() => {
+            cast_into(&target, o)?;
+            Ok(o.clone())
+        }
+        _ => Ok(target),
+    }
 }
 
-fn launch_binary(op: BinaryOp, a: &Input, b: &Input, out: &Array) -> Result<()> {
+/// Whether `x` can be read pack by pack alongside `target` (same shape, both C-contiguous).
+fn packed(x: &Array, target: &Array) -> bool {
+    x.shape() == target.shape() && x.layout().is_c_contiguous() && target.layout().is_c_contiguous()
+}
+
+/// Launches a `(a, out, n)` kernel: unary `contig` and cast `contig`.
+pub(crate) fn launch_contig(
+    device: &Device,
+    f: Function,
+    a: u64,
+    out: u64,
+    n: u64,
+    from: DType,
+    to: DType,
+) -> Result<()> {
+    let lanes = (16 / from.itemsize().max(to.itemsize())).max(1) as u64;
+    let (mut a, mut o, mut n) = (a, out, n);
+    // SAFETY: (a, out, n) is the contig parameter list; both arrays hold n elements.
+    unsafe {
+        launch(
+            f,
+            (grid_for(device, n.div_ceil(lanes)), 1, 1),
+            BLOCK,
+            0,
+            &mut [arg(&mut a), arg(&mut o), arg(&mut n)],
+        )
+    }
+}
+
+fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) -> Result<()> {
     let n = out.size() as u64;
     if n == 0 {
         return Ok(());
@@ -120,14 +249,14 @@ fn launch_binary(op: BinaryOp, a: &Input, b: &Input, out: &Array) -> Result<()> 
     let device = out.device();
     let kernels = device.kernels()?;
     device.bind()?;
-    let dtype = out.dtype();
-    let contiguous_like_out = |x: &Input| match x {
+    let is_packed = |x: &Input| match x {
         Input::Scalar(_) => true,
-        Input::Array(arr) => arr.shape() == out.shape() && arr.layout().is_c_contiguous(),
+        Input::Array(arr) => packed(arr, out),
     };
     let mut o = out.data_ptr();
-    if out.layout().is_c_contiguous() && contiguous_like_out(a) && contiguous_like_out(b) {
-        let lanes = (16 / dtype.itemsize()) as u64;
+    let mut scalar_first: u32 = matches!(a, Input::Scalar(_)) as u32;
+    if is_packed(&a) && is_packed(&b) {
+        let lanes = (16 / dtype.itemsize().max(out.dtype().itemsize())).max(1) as u64;
         let grid = (grid_for(device, n.div_ceil(lanes)), 1, 1);
         let mut n = n;
         match (a, b) {
@@ -145,31 +274,24 @@ fn launch_binary(op: BinaryOp, a: &Input, b: &Input, out: &Array) -> Result<()> 
                     )
                 }
             }
-            (Input::Array(x), Input::Scalar(s)) => {
-                let (mut x, mut s) = (x.data_ptr(), ScalarArg::new(*s, dtype));
+            (Input::Array(x), Input::Scalar(mut s)) | (Input::Scalar(mut s), Input::Array(x)) => {
+                let mut x = x.data_ptr();
                 let f = kernels.binary(op, dtype, Variant::Vs)?;
-                // SAFETY: (a, scalar, out, n) is the vs parameter list; a and out hold n elements.
+                // SAFETY: (a, scalar, out, n, scalar_first) is the vs parameter list; the
+                // scalar's bytes are one item of the loop dtype; a and out hold n elements.
                 unsafe {
                     launch(
                         f,
                         grid,
                         BLOCK,
                         0,
-                        &mut [arg(&mut x), s.param(), arg(&mut o), arg(&mut n)],
-                    )
-                }
-            }
-            (Input::Scalar(s), Input::Array(y)) => {
-                let (mut s, mut y) = (ScalarArg::new(*s, dtype), y.data_ptr());
-                let f = kernels.binary(op, dtype, Variant::Sv)?;
-                // SAFETY: (scalar, b, out, n) is the sv parameter list; b and out hold n elements.
-                unsafe {
-                    launch(
-                        f,
-                        grid,
-                        BLOCK,
-                        0,
-                        &mut [s.param(), arg(&mut y), arg(&mut o), arg(&mut n)],
+                        &mut [
+                            arg(&mut x),
+                            s.param(),
+                            arg(&mut o),
+                            arg(&mut n),
+                            arg(&mut scalar_first),
+                        ],
                     )
                 }
             }
@@ -180,16 +302,10 @@ fn launch_binary(op: BinaryOp, a: &Input, b: &Input, out: &Array) -> Result<()> 
         }
     } else {
         // The strided kernel reads arrays only: a scalar becomes a 0-d array broadcast.
-        let as_array = |x: &Input| -> Result<Array> {
+        let as_array = |x: Input| -> Result<Array> {
             match x {
                 Input::Array(arr) => arr.broadcast_to(out.shape()),
-                Input::Scalar(s) => {
-                    let bytes = match ScalarArg::new(*s, dtype) {
-                        ScalarArg::F32(v) => v.to_le_bytes().to_vec(),
-                        ScalarArg::F64(v) => v.to_le_bytes().to_vec(),
-                    };
-                    super::fill::full(device, &[], dtype, &bytes)?.broadcast_to(out.shape())
-                }
+                Input::Scalar(s) => s.to_array(device)?.broadcast_to(out.shape()),
             }
         };
         let (x, y) = (as_array(a)?, as_array(b)?);

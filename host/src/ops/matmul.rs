@@ -76,12 +76,12 @@ pub fn dot(a: &Array, b: &Array) -> Result<Array> {
         )));
     }
     if a.ndim() == 0 || b.ndim() == 0 {
-        return super::elementwise::binary(
-            crate::module::BinaryOp::Multiply,
-            super::elementwise::Operand::Array(a),
-            super::elementwise::Operand::Array(b),
-            None,
+        let (a, b, dtype) = promote(a, b, "dot")?;
+        let (a, b) = (
+            super::elementwise::Operand::Array(&a),
+            super::elementwise::Operand::Array(&b),
         );
+        return super::elementwise::binary(crate::module::BinaryOp::Multiply, dtype, a, b, None);
     }
     let ka = a.shape()[a.ndim() - 1];
     // NumPy contracts a's last axis with b's first (b's second-to-last, for 2-D b).

@@ -14,6 +14,12 @@ pub mod divmod;
 pub mod float;
 pub mod math;
 
+pub use arith::*;
+pub use bitwise::*;
+pub use compare::*;
+pub use divmod::*;
+pub use math::*;
+
 pub trait BinaryOp<T> {
     type Out: Copy;
     fn apply(a: T, b: T) -> Self::Out;

@@ -31,7 +31,9 @@ from numpy import (  # dtypes are NumPy's own objects, so dtype=np.float32 and g
 from gpupy import cuda
 from gpupy._gpupy import ndarray
 from gpupy._creation import array, asarray, asnumpy, empty, full, ones, zeros
-from gpupy._math import add, divide, dot, matmul, multiply, subtract, sum, true_divide
+from gpupy import _math
+from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)
+from gpupy._math import _UFUNC_NAMES
 from gpupy.cuda.memory import MemoryPool, get_default_memory_pool
 
 __version__ = "0.1.0"
@@ -45,11 +47,25 @@ __all__ = [
     "zeros",
     "ones",
     "full",
-    "add",
-    "subtract",
-    "multiply",
-    "divide",
+    *_UFUNC_NAMES,
+    "ufunc",
     "true_divide",
+    "mod",
+    "abs",
+    "conj",
+    "radians",
+    "degrees",
+    "bitwise_not",
+    "divmod",
+    "real",
+    "imag",
+    "angle",
+    "around",
+    "round",
+    "clip",
+    "nan_to_num",
+    "isposinf",
+    "isneginf",
     "sum",
     "dot",
     "matmul",

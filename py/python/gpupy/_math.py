@@ -1,7 +1,147 @@
-"""Arithmetic, sums and products (NumPy's "Mathematical functions" and "Linear algebra")."""
+"""Mathematical functions (NumPy's "Mathematical functions", "Logic functions" and
+"Binary operations"): the ufuncs come from the Rust extension, one object per op, with
+NumPy's names and aliases; the rest are composed from them here."""
 
-from gpupy._gpupy import add, divide, dot, matmul, multiply, subtract, sum
+import numpy
 
-true_divide = divide
+from gpupy import _gpupy
+from gpupy._gpupy import ndarray
 
-__all__ = ["add", "subtract", "multiply", "divide", "true_divide", "sum", "dot", "matmul"]
+# Every ufunc gpupy has kernels for, under NumPy's name.
+_UFUNC_NAMES = [
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "power",
+    "float_power", "arctan2", "hypot", "copysign", "nextafter", "maximum", "minimum", "fmax",
+    "fmin", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "left_shift", "right_shift", "negative", "positive", "absolute", "reciprocal", "square",
+    "sign", "conjugate", "logical_not", "invert", "isnan", "isinf", "isfinite", "signbit",
+    "floor", "ceil", "trunc", "rint", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2",
+    "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+    "tanh", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg",
+]
+globals().update({name: getattr(_gpupy, name) for name in _UFUNC_NAMES})
+ufunc = _gpupy.ufunc
+
+# NumPy's aliases.
+true_divide = divide  # noqa: F821 (defined by the update above)
+mod = remainder  # noqa: F821
+abs = absolute  # noqa: F821
+conj = conjugate  # noqa: F821
+radians = deg2rad  # noqa: F821
+degrees = rad2deg  # noqa: F821
+bitwise_not = invert  # noqa: F821
+
+sum = _gpupy.sum
+dot = _gpupy.dot
+matmul = _gpupy.matmul
+
+
+def divmod(x1, x2, out=None):
+    """(x1 // x2, x1 % x2), as NumPy's ``divmod``."""
+    q_out, r_out = (None, None) if out is None else out
+    return floor_divide(x1, x2, out=q_out), remainder(x1, x2, out=r_out)  # noqa: F821
+
+
+def _asarray(x):
+    from gpupy._creation import asarray
+
+    return asarray(x)
+
+
+def real(val):
+    """The real part: a view for complex arrays, the array itself otherwise."""
+    return _asarray(val).real
+
+
+def imag(val):
+    """The imaginary part: a view for complex arrays, zeros otherwise."""
+    return _asarray(val).imag
+
+
+def angle(z, deg=False):
+    """The argument of complex numbers, ``arctan2(imag, real)``."""
+    z = _asarray(z)
+    a = arctan2(z.imag, z.real) if z.dtype.kind == "c" else arctan2(zeros_like_float(z), z)  # noqa: F821
+    return a * (180.0 / numpy.pi) if deg else a
+
+
+def zeros_like_float(z):
+    from gpupy._creation import zeros
+
+    dt = z.dtype if z.dtype.kind == "f" else numpy.dtype(numpy.float64)
+    return zeros(z.shape, dt)
+
+
+def around(a, decimals=0, out=None):
+    """Round half to even at ``decimals`` digits, as NumPy: ``rint(a * 10**d) / 10**d``."""
+    a = _asarray(a)
+    if a.dtype.kind in "biu":
+        if decimals >= 0:
+            return a.copy() if out is None else _copyto(out, a)
+        f = 10 ** (-decimals)
+        r = floor_divide(a + f // 2, f) * f  # noqa: F821
+        return r if out is None else _copyto(out, r)
+    if decimals == 0:
+        return rint(a, out=out)  # noqa: F821
+    f = 10.0 ** decimals
+    if decimals > 0:
+        return divide(rint(multiply(a, f)), f, out=out)  # noqa: F821
+    return multiply(rint(divide(a, 1.0 / f)), 1.0 / f, out=out)  # noqa: F821
+
+
+round = around
+
+
+def _copyto(out, r):
+    out[...] = r
+    return out
+
+
+def clip(a, a_min=None, a_max=None, out=None):
+    """``minimum(maximum(a, a_min), a_max)``, skipping a missing bound."""
+    if a_min is None and a_max is None:
+        raise ValueError("One of max or min must be given")
+    r = _asarray(a)
+    if a_min is not None:
+        r = maximum(r, a_min)  # noqa: F821
+    if a_max is not None:
+        r = minimum(r, a_max, out=out)  # noqa: F821
+    elif out is not None:
+        out[...] = r
+        r = out
+    return r
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN to ``nan``, infinities to ``posinf``/``neginf`` (the dtype's extremes by default)."""
+    from gpupy._indexing import where
+
+    x = _asarray(x)
+    if x.dtype.kind not in "fc":
+        return x.copy() if copy else x
+    if x.dtype.kind == "c":
+        re = nan_to_num(x.real, True, nan, posinf, neginf)
+        im = nan_to_num(x.imag, True, nan, posinf, neginf)
+        r = x.copy() if copy else x
+        r.real[...] = re
+        r.imag[...] = im
+        return r
+    info = numpy.finfo(x.dtype)
+    posinf = info.max if posinf is None else posinf
+    neginf = info.min if neginf is None else neginf
+    r = where(isnan(x), nan, x)  # noqa: F821
+    r = where(isposinf(r), posinf, r)
+    r = where(isneginf(r), neginf, r)
+    r = r.astype(x.dtype, copy=False)
+    if copy:
+        return r
+    x[...] = r
+    return x
+
+
+def isposinf(x):
+    return logical_and(isinf(x), logical_not(signbit(x)))  # noqa: F821
+
+
+def isneginf(x):
+    return logical_and(isinf(x), signbit(x))  # noqa: F821

@@ -1,0 +1,61 @@
+//! The loops of every op as data for the host: for each op in `table.rs`, the input and
+//! output dtypes of each kernel, as indices in `for_each_dtype!` order. The output dtype
+//! is read off the op's `Out` type, so it cannot disagree with the kernels.
+
+use crate::dtype::{c128, c64, DTypeIndex};
+use crate::ops::{self, BinaryOp, UnaryOp};
+
+/// One kernel's dtypes: all inputs share `input`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loop {
+    pub input: usize,
+    pub output: usize,
+}
+
+macro_rules! binary_loops {
+    ([] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => {
+        /// `(ufunc name, loops)` for every binary op, in table order.
+        pub const BINARY_LOOPS: &[(&str, &[Loop])] = &[ $( (stringify!($op), &[ $(
+            Loop { input: <$ty as DTypeIndex>::INDEX, output: <<ops::$Op as BinaryOp<$ty>>::Out as DTypeIndex>::INDEX }
+        ),* ]) ),* ];
+    };
+}
+crate::for_each_binary_op!(binary_loops);
+
+macro_rules! unary_loops {
+    ([] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => {
+        /// `(ufunc name, loops)` for every unary op, in table order.
+        pub const UNARY_LOOPS: &[(&str, &[Loop])] = &[ $( (stringify!($op), &[ $(
+            Loop { input: <$ty as DTypeIndex>::INDEX, output: <<ops::$Op as UnaryOp<$ty>>::Out as DTypeIndex>::INDEX }
+        ),* ]) ),* ];
+    };
+}
+crate::for_each_unary_op!(unary_loops);
+
+macro_rules! dtype_names {
+    ([] $(($D:ident, $t:ident))*) => {
+        /// Kernel-name suffix of each dtype, in `for_each_dtype!` order.
+        pub const DTYPE_NAMES: &[&str] = &[$(stringify!($t)),*];
+    };
+}
+crate::for_each_dtype!(dtype_names);
+
+#[allow(unused_imports)]
+use {c128 as _, c64 as _};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_dtypes_come_from_the_ops() {
+        let find = |name: &str| BINARY_LOOPS.iter().find(|(n, _)| *n == name).unwrap().1;
+        let f32_ = DTYPE_NAMES.iter().position(|n| *n == "f32").unwrap();
+        let bool_ = DTYPE_NAMES.iter().position(|n| *n == "bool").unwrap();
+        assert!(find("less").iter().all(|l| l.output == bool_));
+        assert!(find("add").contains(&Loop { input: f32_, output: f32_ }));
+        let abs = UNARY_LOOPS.iter().find(|(n, _)| *n == "absolute").unwrap().1;
+        let c64_ = DTYPE_NAMES.iter().position(|n| *n == "c64").unwrap();
+        assert!(abs.contains(&Loop { input: c64_, output: f32_ }));
+    }
+}
