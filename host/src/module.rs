@@ -96,7 +96,9 @@ pub struct Kernels {
     sum: Vec<Function>,
     /// By float dtype, then by tile as listed in `gemm::F32_TILES` / `F64_TILES`.
     matmul: Vec<Vec<Function>>,
-    _module: Module,
+    /// Kernels of smaller families, looked up by name on first use.
+    by_name: std::sync::Mutex<std::collections::HashMap<String, Function>>,
+    module: Module,
 }
 
 struct Module(sys::CUmodule);
@@ -204,6 +206,22 @@ impl Kernels {
             matmul,
             _module: module,
         })
+    }
+
+    /// Any kernel by its entry name, cached after the first lookup. For kernel families
+    /// without a table of their own (indexing, creation); hot paths use the tables.
+    pub fn function(&self, name: &str) -> Result<Function> {
+        let mut map = self.by_name.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(f) = map.get(name) {
+            return Ok(*f);
+        }
+        let c = CString::new(name).map_err(|_| Error::Value(format!("bad kernel name {name:?}")))?;
+        // SAFETY: the module is loaded and never unloaded; the name is NUL-terminated.
+        let f = unsafe { result::module::get_function(self.module.0, c) }
+            .map(Function)
+            .map_err(|_| Error::NoDevice(format!("kernel {name} is missing from gpupy's module (a build problem)")))?;
+        map.insert(name.to_string(), f);
+        Ok(f)
     }
 
     /// The binary kernel for input `dtype`, or NumPy's TypeError when the op has no loop.
