@@ -204,7 +204,8 @@ impl Kernels {
             fill,
             sum,
             matmul,
-            _module: module,
+            by_name: Default::default(),
+            module,
         })
     }
 
