@@ -258,6 +258,14 @@ fn apply(
             Arg::Scalar(x, _) => Operand::Scalar(scalar_of(py, x, loop_dtype)?),
         });
     }
+    if op == Op::Binary(BinaryOp::Power)
+        && matches!(
+            loop_dtype,
+            DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+        )
+    {
+        check_integer_exponent(py, operands[1], loop_dtype)?;
+    }
     match op {
         Op::Binary(o) => binary(o, loop_dtype, operands[0], operands[1], out).or_raise(),
         Op::Unary(o) => match operands[0] {
@@ -265,6 +273,43 @@ fn apply(
             Operand::Scalar(_) => Err(PyTypeError::new_err("internal: unary operand not an array")),
         },
     }
+}
+
+/// NumPy refuses negative integer exponents for integer arrays; a kernel cannot raise,
+/// so the exponents are checked here (one comparison and a copy of its result).
+fn check_integer_exponent(py: Python<'_>, exponent: Operand, dtype: DType) -> PyResult<()> {
+    let negative = match exponent {
+        Operand::Scalar(s) => {
+            // Little-endian: the sign bit is the top bit of the last byte.
+            let top = s.bytes()[s.bytes().len() - 1];
+            top & 0x80 != 0
+        }
+        Operand::Array(a) => {
+            let zero = Scalar::from_bytes(dtype, &vec![0u8; dtype.itemsize()]).or_raise()?;
+            let a = if a.dtype() == dtype {
+                a.clone()
+            } else {
+                gpupy_host::ops::copy::astype(a, dtype).or_raise()?
+            };
+            let lt = binary(
+                BinaryOp::Less,
+                dtype,
+                Operand::Array(&a),
+                Operand::Scalar(zero),
+                None,
+            )
+            .or_raise()?;
+            let mut host = vec![0u8; lt.nbytes()];
+            py.detach(|| lt.to_host(&mut host)).or_raise()?;
+            host.iter().any(|&b| b != 0)
+        }
+    };
+    if negative {
+        return Err(PyValueError::new_err(
+            "Integers to negative integer powers are not allowed.",
+        ));
+    }
+    Ok(())
 }
 
 /// NumPy's same_kind rule for writing a loop's output into `out=`.

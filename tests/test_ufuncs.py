@@ -1,0 +1,246 @@
+"""Every ufunc against NumPy: every dtype NumPy has a loop for, broadcasting, weak Python
+scalars, NumPy scalars, non-contiguous views, ``out=`` and ``dtype=``.
+
+Results must have NumPy's dtype. Integer and bool results must be equal; float results
+within a few ulp of NumPy's (CUDA's libdevice and the C library round differently in the
+last bits of transcendental functions); NaNs must match NaNs.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import gpupy as gp
+from helpers import ALL_DTYPES, dtype_id, random_array
+
+pytestmark = pytest.mark.gpu
+
+BINARY = [n for n in gp._math._UFUNC_NAMES if getattr(gp, n).nin == 2]
+UNARY = [n for n in gp._math._UFUNC_NAMES if getattr(gp, n).nin == 1]
+
+# Inputs kept inside each function's domain for a useful comparison (outside it both
+# give NaN, which is checked once per dtype anyway).
+DOMAIN = {
+    "arccosh": lambda x: 1 + abs(x),
+    "log": abs,
+    "log2": abs,
+    "log10": abs,
+    "sqrt": abs,
+    "log1p": abs,
+}
+
+# ulp budgets for libdevice vs NumPy's C math, by function family.
+ULPS = {"float16": 2, "float32": 4, "float64": 4}
+
+
+def ulps(dtype):
+    return ULPS.get(np.dtype(dtype).name, 4)
+
+
+def inputs(rng, name, shape, dtype):
+    x = random_array(rng, shape, dtype)
+    if name in DOMAIN and np.dtype(dtype).kind in "fc":
+        x = DOMAIN[name](x).astype(dtype)
+    if name in ("left_shift", "right_shift", "power") and np.dtype(dtype).kind in "iu":
+        # Shift counts and exponents within the width (NumPy refuses negative integer powers).
+        x = (np.abs(x.astype(np.int64)) % (8 * np.dtype(dtype).itemsize)).astype(dtype)
+    return x
+
+
+def compare(got, want, name):
+    """gpupy result ``got`` (a gpupy array) matches NumPy's ``want``."""
+    want = np.asarray(want)
+    got_h = got.get()
+    assert got_h.dtype == want.dtype, f"{name}: dtype gpupy {got_h.dtype}, numpy {want.dtype}"
+    assert got_h.shape == want.shape
+    if want.dtype.kind in "biu":
+        np.testing.assert_array_equal(got_h, want, err_msg=name)
+        return
+    eps = np.finfo(want.dtype).eps
+    # Relative to the magnitude of the result, with an absolute floor at the scale of the
+    # inputs (results near zero, like sin(pi), have no meaningful relative error).
+    scale = np.maximum(np.abs(want), 1.0)
+    finite = np.isfinite(want) & np.isfinite(got_h)
+    err = np.where(finite, np.abs(got_h.astype(np.complex128) - want.astype(np.complex128)) / scale, 0)
+    assert np.all(err <= ulps(want.dtype) * eps), f"{name}: max error {err.max() / eps:.1f} ulp"
+    np.testing.assert_array_equal(np.isnan(got_h), np.isnan(want), err_msg=f"{name}: NaN positions")
+    inf = np.isinf(want)
+    np.testing.assert_array_equal(got_h[inf], want[inf], err_msg=f"{name}: infinities")
+
+
+def numpy_outcome(call):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return call(), None
+        except Exception as e:  # noqa: BLE001 - gpupy must raise the same type
+            return None, type(e)
+
+
+def check(gcall, ncall, name):
+    want, exc = numpy_outcome(ncall)
+    if exc is not None:
+        with pytest.raises(exc):
+            gcall()
+        return
+    compare(gcall(), want, name)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_every_dtype(rng, name, dtype):
+    x = inputs(rng, name, (1027,), dtype)
+    check(lambda: getattr(gp, name)(gp.asarray(x)), lambda: getattr(np, name)(x), name)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_every_dtype(rng, name, dtype):
+    x = inputs(rng, name, (1029,), dtype)
+    y = inputs(rng, name, (1029,), dtype)
+    if name in ("floor_divide", "remainder", "fmod") and np.dtype(dtype).kind in "iu":
+        y[::7] = 0  # division by zero gives 0 in both
+    check(lambda: getattr(gp, name)(gp.asarray(x), gp.asarray(y)), lambda: getattr(np, name)(x, y), name)
+
+
+SCALARS = [True, 3, -2, 2.5, -0.75, 1.5 - 2j, np.float32(1.25), np.int16(7), np.float64(-3.5), np.uint8(5)]
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int32, np.uint64, np.float16, np.float32, np.float64, np.complex64], ids=dtype_id)
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "power", "maximum", "less", "equal", "floor_divide", "bitwise_and", "arctan2"])
+def test_scalar_operands_follow_nep50(rng, name, dtype):
+    x = inputs(rng, name, (33,), dtype)
+    g = gp.asarray(x)
+    f, nf = getattr(gp, name), getattr(np, name)
+    for s in SCALARS:
+        if name == "power" and np.dtype(dtype).kind in "iu" and not isinstance(s, (float, complex, np.floating)) and s < 0:
+            continue
+        check(lambda: f(g, s), lambda: nf(x, s), f"{name}(x, {s!r})")
+        check(lambda: f(s, g), lambda: nf(s, x), f"{name}({s!r}, x)")
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "less", "maximum", "arctan2", "logical_xor", "right_shift"])
+@pytest.mark.parametrize(
+    "shapes",
+    [((3, 1, 4), (5, 4)), ((), (7,)), ((0, 3), (1, 3)), ((2, 3), ()), ((1,), (6, 1)), ((4, 1, 1, 3), (2, 1, 1))],
+    ids=str,
+)
+def test_broadcasting(rng, name, shapes):
+    dtype = np.int32 if name == "right_shift" else np.float32
+    x = inputs(rng, name, shapes[0], dtype)
+    y = inputs(rng, name, shapes[1], dtype)
+    check(lambda: getattr(gp, name)(gp.asarray(x), gp.asarray(y)), lambda: getattr(np, name)(x, y), name)
+
+
+@pytest.mark.parametrize("name", ["sin", "exp", "negative", "isnan", "sqrt", "floor", "absolute"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.int16], ids=dtype_id)
+def test_unary_on_views(rng, name, dtype):
+    x = inputs(rng, name, (37, 41), dtype)
+    g = gp.asarray(x)
+    for view in (lambda a: a.T, lambda a: a[::-2, 1::3], lambda a: a[5, ::-1], lambda a: a[1:, 2:]):
+        check(lambda: getattr(gp, name)(view(g)), lambda: getattr(np, name)(view(x)), name)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "hypot", "greater_equal", "fmax"])
+def test_binary_on_views_and_mixed_dtypes(rng, name):
+    x = inputs(rng, name, (23, 29), np.float64)
+    y = inputs(rng, name, (29, 23), np.float32)
+    i = random_array(rng, (23, 29), np.int8)
+    gx, gy, gi = gp.asarray(x), gp.asarray(y), gp.asarray(i)
+    f, nf = getattr(gp, name), getattr(np, name)
+    check(lambda: f(gx[::-1], gy.T), lambda: nf(x[::-1], y.T), name)
+    check(lambda: f(gi, gy.T[:, ::-1]), lambda: nf(i, y.T[:, ::-1]), name)
+    check(lambda: f(gx[1::2, ::3], gi[1::2, ::3]), lambda: nf(x[1::2, ::3], i[1::2, ::3]), name)
+
+
+def test_out_and_dtype_arguments(rng):
+    x = random_array(rng, (8, 9), np.float32)
+    y = random_array(rng, (9,), np.float64)
+    gx, gy = gp.asarray(x), gp.asarray(y)
+    out = gp.empty((8, 9), dtype=np.float32)  # float64 result cast into float32: same_kind
+    r = gp.add(gx, gy, out=out)
+    assert r is out
+    compare(out, np.add(x, y, out=np.empty((8, 9), np.float32)), "add out=")
+    out2 = gp.empty((8, 9), dtype=np.float64)
+    gp.sin(gx, out=(out2,))
+    compare(out2, np.sin(x, out=np.empty((8, 9), np.float64)), "sin out tuple")
+    compare(gp.multiply(gx, gy, dtype=np.float32), np.multiply(x, y, dtype=np.float32), "dtype=")
+    with pytest.raises(TypeError):
+        gp.add(gx, gy, out=gp.empty((8, 9), dtype=np.int32))
+    with pytest.raises(ValueError):
+        gp.add(gx, gy, out=gp.empty((8, 8), dtype=np.float64))
+    # Positional out, as NumPy allows.
+    out3 = gp.empty((8, 9), dtype=np.float64)
+    gp.subtract(gx, gy, out3)
+    compare(out3, np.subtract(x, y), "positional out")
+
+
+def test_inplace_operators_cast_like_numpy(rng):
+    x = random_array(rng, (50,), np.float32)
+    y = random_array(rng, (50,), np.float64)
+    g = gp.asarray(x)
+    g += gp.asarray(y)
+    x += y
+    compare(g, x, "+= float64 into float32")
+    i = random_array(rng, (50,), np.int32)
+    gi = gp.asarray(i)
+    with pytest.raises(TypeError):
+        gi += gp.asarray(y)  # float64 into int32 is not same_kind
+    gi //= 3
+    i //= 3
+    compare(gi, i, "//=")
+    gi <<= 2
+    i <<= 2
+    compare(gi, i, "<<=")
+
+
+def test_operators_map_to_ufuncs(rng):
+    x = inputs(rng, "power", (40,), np.int32)
+    y = inputs(rng, "power", (40,), np.int32) % 5 + 1
+    gx, gy = gp.asarray(x), gp.asarray(y)
+    for g, n in [
+        (gx ** gy, x ** y), (gx // gy, x // y), (gx % gy, x % y), (gx & gy, x & y), (gx | gy, x | y),
+        (gx ^ gy, x ^ y), (gx << gy, x << y), (gx >> gy, x >> y), (-gx, -x), (+gx, +x), (~gx, ~x),
+        (abs(gx), abs(x)), (gx < gy, x < y), (gx <= 3, x <= 3), (gx == gy, x == y), (gx != gy, x != y),
+        (gx > gy, x > y), (gx >= gy, x >= y), (2 ** gy, 2 ** y), (7 // gy, 7 // y), (100 % gy, 100 % y),
+    ]:
+        compare(g, n, "operator")
+    q, r = divmod(gx, gy)
+    compare(q, x // y, "divmod q")
+    compare(r, x % y, "divmod r")
+    f = random_array(rng, (40,), np.float64)
+    compare(gp.asarray(f) < x, f < x, "comparison with a NumPy array")
+
+
+def test_ufunc_attributes():
+    assert gp.add.nin == 2 and gp.add.nout == 1 and gp.sin.nin == 1
+    assert gp.add.__name__ == "add"
+    assert "ff->f" in gp.add.types and "dd->?" in gp.less.types
+    assert isinstance(gp.sqrt, gp.ufunc)
+    assert gp.true_divide is gp.divide and gp.mod is gp.remainder and gp.abs is gp.absolute
+
+
+def test_special_values_follow_numpy():
+    vals = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-300, 1e300], dtype=np.float64)
+    g = gp.asarray(vals)
+    for name in UNARY:
+        want, exc = numpy_outcome(lambda: getattr(np, name)(vals))
+        if exc is None:
+            compare(getattr(gp, name)(g), want, f"{name} special values")
+    for name in ["maximum", "minimum", "fmax", "fmin", "copysign", "nextafter", "arctan2", "hypot", "floor_divide", "remainder", "fmod", "power"]:
+        a, b = np.meshgrid(vals, vals)
+        want, exc = numpy_outcome(lambda: getattr(np, name)(a, b))
+        compare(getattr(gp, name)(gp.asarray(a), gp.asarray(b)), want, f"{name} special values")
+
+
+def test_math_helpers(rng):
+    z = random_array(rng, (30,), np.complex128)
+    x = random_array(rng, (30,), np.float32) * 100
+    gz, gx = gp.asarray(z), gp.asarray(x)
+    compare(gp.angle(gz), np.angle(z), "angle")
+    compare(gp.angle(gz, deg=True), np.angle(z, deg=True), "angle deg")
+    for d in (0, 1, 2, -1):
+        compare(gp.around(gx, d), np.around(x, d), f"around {d}")
+    compare(gp.clip(gx, -10, 20), np.clip(x, -10, 20), "clip")
+    compare(gp.clip(gx, None, 5.0), np.clip(x, None, 5.0), "clip upper")
