@@ -55,6 +55,7 @@ fn add_broadcast_transposed_matches_cpu() {
     let gb = upload(dev, &b, &[rows, 1]);
     let sum = binary(
         BinaryOp::Add,
+        DType::Float32,
         Operand::Array(&ga),
         Operand::Array(&gb),
         None,
