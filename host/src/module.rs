@@ -216,11 +216,16 @@ impl Kernels {
         if let Some(f) = map.get(name) {
             return Ok(*f);
         }
-        let c = CString::new(name).map_err(|_| Error::Value(format!("bad kernel name {name:?}")))?;
+        let c =
+            CString::new(name).map_err(|_| Error::Value(format!("bad kernel name {name:?}")))?;
         // SAFETY: the module is loaded and never unloaded; the name is NUL-terminated.
         let f = unsafe { result::module::get_function(self.module.0, c) }
             .map(Function)
-            .map_err(|_| Error::NoDevice(format!("kernel {name} is missing from gpupy's module (a build problem)")))?;
+            .map_err(|_| {
+                Error::NoDevice(format!(
+                    "kernel {name} is missing from gpupy's module (a build problem)"
+                ))
+            })?;
         map.insert(name.to_string(), f);
         Ok(f)
     }
