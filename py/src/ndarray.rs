@@ -286,16 +286,17 @@ pub fn prepare_host<'py>(
         Some(d) => numpy_dtype(py, d)?,
         None => py.None().into_bound(py),
     };
-    let arr = np.getattr("asarray")?.call1((value, dt))?;
-    let arr = if arr.getattr("dtype")?.getattr("isnative")?.is_truthy()? {
-        arr
+    // order="C" copies non-contiguous input and, unlike ascontiguousarray, keeps 0-d
+    // arrays 0-d.
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("order", "C")?;
+    let arr = np.getattr("asarray")?.call((value, dt), Some(&kwargs))?;
+    if arr.getattr("dtype")?.getattr("isnative")?.is_truthy()? {
+        Ok(arr)
     } else {
-        arr.call_method1(
-            "astype",
-            (arr.getattr("dtype")?.call_method1("newbyteorder", ("=",))?,),
-        )?
-    };
-    np.getattr("ascontiguousarray")?.call1((arr,))
+        let native = arr.getattr("dtype")?.call_method1("newbyteorder", ("=",))?;
+        arr.call_method1("astype", (native,))
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
