@@ -7,6 +7,10 @@ use gpupy_host::ops::elementwise::{Operand, binary};
 use gpupy_host::ops::{copy, matmul, reduce};
 use gpupy_host::{Array, DType, device};
 
+/// The harness runs tests on several threads; the pool test counts bytes, so every GPU
+/// test holds this lock while it runs.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The GPU, or `None` after printing the skip reason.
 fn gpu(test: &str) -> Option<&'static device::Device> {
     match device::current() {
@@ -45,6 +49,7 @@ fn values(n: usize, seed: u32) -> Vec<f32> {
 
 #[test]
 fn add_broadcast_transposed_matches_cpu() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let Some(dev) = gpu("add_broadcast_transposed_matches_cpu") else {
         return;
     };
@@ -74,6 +79,7 @@ fn add_broadcast_transposed_matches_cpu() {
 
 #[test]
 fn sum_and_matmul_match_cpu() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let Some(dev) = gpu("sum_and_matmul_match_cpu") else {
         return;
     };
@@ -100,6 +106,7 @@ fn sum_and_matmul_match_cpu() {
 
 #[test]
 fn pool_reuses_blocks_and_survives_oom() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let Some(dev) = gpu("pool_reuses_blocks_and_survives_oom") else {
         return;
     };
