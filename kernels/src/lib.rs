@@ -19,6 +19,7 @@
 pub mod args;
 pub mod dtype;
 pub mod gemm;
+pub mod index;
 pub mod loops;
 pub mod ops;
 pub mod table;
