@@ -112,6 +112,7 @@ fn main() {
             .arg("-o")
             .arg(&cubin));
         std::fs::write(out.join(format!("ptxas.{arch}.txt")), &report).unwrap();
+        std::fs::write(out.join("stack_allowed.txt"), LIBDEVICE_TRIG.join("\n")).unwrap();
         check_no_local_memory(&report, arch);
     }
 }

@@ -26,9 +26,17 @@ def test_ptxas_report_has_no_stack_frames_or_spills():
     report, entries = ptxas_entries()
     compiled = set(re.findall(r"Compiling entry function '(\w+)'", report))
     assert compiled, "the report lists no kernels"
-    assert set(entries) == compiled, "every compiled kernel has a properties line"
+    assert compiled <= set(entries), "every compiled kernel has a properties line"
     clean = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
-    bad = {name: props.strip() for name, props in entries.items() if props.strip() != clean}
+    allowed = gp._gpupy.ptxas_stack_allowed()
+    assert allowed, "the build reports which kernels may use libdevice's local array"
+    bad = {}
+    for name in compiled:
+        props = entries[name].strip()
+        if "spill stores" in props and not props.endswith("0 bytes spill stores, 0 bytes spill loads"):
+            bad[name] = props  # spills are never allowed
+        elif props != clean and not any(a in name for a in allowed):
+            bad[name] = props
     assert not bad, f"kernels with a stack frame or spills: {bad}"
 
 
@@ -36,14 +44,20 @@ def test_ptxas_report_covers_every_kernel_family():
     _, entries = ptxas_entries()
     names = set(entries)
     expected = set()
-    for op in ("add", "subtract", "multiply", "divide"):
-        for t in ("f32", "f64"):
-            for variant in ("vv", "vs", "sv", "strided"):
+    for op in ("add", "subtract", "multiply", "divide", "less", "power"):
+        for t in ("f32", "f64", "c64"):
+            for variant in ("vv", "vs", "strided"):
+                expected.add(f"gpupy_{op}_{t}_{variant}")
+    for op in ("sin", "exp", "negative", "isnan"):
+        for t in ("f16", "f32", "f64", "c128"):
+            for variant in ("contig", "strided"):
                 expected.add(f"gpupy_{op}_{t}_{variant}")
     for t in ("f32", "f64"):
         expected.add(f"gpupy_sum_{t}_contig")
-        for u in ("f32", "f64"):
+    for t in ("bool", "i8", "u64", "f16", "f32", "c128"):
+        for u in ("bool", "i32", "f64", "c64"):
             expected.add(f"gpupy_cast_{t}_{u}_strided")
+            expected.add(f"gpupy_cast_{t}_{u}_contig")
     for size in (1, 2, 4, 8, 16):
         expected.add(f"gpupy_copy_{size}_strided")
         expected.add(f"gpupy_fill_{size}")

@@ -34,7 +34,10 @@ DOMAIN = {
 ULPS = {"float16": 2, "float32": 4, "float64": 4}
 
 
-def ulps(dtype):
+def ulps(dtype, name=""):
+    # Complex powers go through exp(b log a), which scales the error of log by |b|.
+    if "power" in name and np.dtype(dtype).kind == "c":
+        return 32
     return ULPS.get(np.dtype(dtype).name, 4)
 
 
@@ -48,8 +51,9 @@ def inputs(rng, name, shape, dtype):
     return x
 
 
-def compare(got, want, name):
-    """gpupy result ``got`` (a gpupy array) matches NumPy's ``want``."""
+def compare(got, want, name, precision=None):
+    """gpupy result ``got`` (a gpupy array) matches NumPy's ``want``, to a few ulp of
+    ``precision`` (the dtype the result was computed in; ``want``'s by default)."""
     want = np.asarray(want)
     got_h = got.get()
     assert got_h.dtype == want.dtype, f"{name}: dtype gpupy {got_h.dtype}, numpy {want.dtype}"
@@ -57,13 +61,13 @@ def compare(got, want, name):
     if want.dtype.kind in "biu":
         np.testing.assert_array_equal(got_h, want, err_msg=name)
         return
-    eps = np.finfo(want.dtype).eps
+    eps = np.finfo(precision or want.dtype).eps
     # Relative to the magnitude of the result, with an absolute floor at the scale of the
     # inputs (results near zero, like sin(pi), have no meaningful relative error).
     scale = np.maximum(np.abs(want), 1.0)
     finite = np.isfinite(want) & np.isfinite(got_h)
     err = np.where(finite, np.abs(got_h.astype(np.complex128) - want.astype(np.complex128)) / scale, 0)
-    assert np.all(err <= ulps(want.dtype) * eps), f"{name}: max error {err.max() / eps:.1f} ulp"
+    assert np.all(err <= ulps(precision or want.dtype, name) * eps), f"{name}: max error {err.max() / eps:.1f} ulp"
     np.testing.assert_array_equal(np.isnan(got_h), np.isnan(want), err_msg=f"{name}: NaN positions")
     inf = np.isinf(want)
     np.testing.assert_array_equal(got_h[inf], want[inf], err_msg=f"{name}: infinities")
@@ -164,7 +168,8 @@ def test_out_and_dtype_arguments(rng):
     compare(out, np.add(x, y, out=np.empty((8, 9), np.float32)), "add out=")
     out2 = gp.empty((8, 9), dtype=np.float64)
     gp.sin(gx, out=(out2,))
-    compare(out2, np.sin(x, out=np.empty((8, 9), np.float64)), "sin out tuple")
+    # NumPy runs the float32 loop and casts into the float64 output.
+    compare(out2, np.sin(x, out=np.empty((8, 9), np.float64)), "sin out tuple", precision=np.float32)
     compare(gp.multiply(gx, gy, dtype=np.float32), np.multiply(x, y, dtype=np.float32), "dtype=")
     with pytest.raises(TypeError):
         gp.add(gx, gy, out=gp.empty((8, 9), dtype=np.int32))

@@ -18,6 +18,9 @@ static CUBIN_SM90: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.sm_
 
 /// `ptxas -v` output for every kernel, per architecture (registers, stack, spills).
 pub static PTXAS_REPORT_SM90: &str = include_str!(concat!(env!("OUT_DIR"), "/ptxas.sm_90.txt"));
+/// Name fragments of the kernels allowed a stack frame (libdevice's trigonometric
+/// argument reduction; see `build.rs`), one per line.
+pub static PTXAS_STACK_ALLOWED: &str = include_str!(concat!(env!("OUT_DIR"), "/stack_allowed.txt"));
 
 /// A kernel handle. CUfunction is a raw pointer; handles are valid on any thread that has
 /// the module's context bound, which every launch path ensures.

@@ -92,6 +92,12 @@ fn ptxas_report() -> &'static str {
     gpupy_host::module::PTXAS_REPORT_SM90
 }
 
+/// Name fragments of kernels allowed a stack frame (libdevice trigonometry).
+#[pyfunction]
+fn ptxas_stack_allowed() -> Vec<&'static str> {
+    gpupy_host::module::PTXAS_STACK_ALLOWED.lines().collect()
+}
+
 /// CuPy's `cupy.cuda.Event`, on the current device.
 #[pyclass(name = "Event", module = "gpupy.cuda")]
 struct Event {
@@ -152,6 +158,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pool_free_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(pool_free_all_blocks, m)?)?;
     m.add_function(wrap_pyfunction!(ptxas_report, m)?)?;
+    m.add_function(wrap_pyfunction!(ptxas_stack_allowed, m)?)?;
     m.add_function(wrap_pyfunction!(get_elapsed_time, m)?)?;
     m.add_class::<Event>()?;
     Ok(())

@@ -109,6 +109,15 @@ pub fn matmul_operator(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Py<NdArray>>> {
+    let scalar = |v: &Bound<'_, PyAny>| v.is_instance_of::<pyo3::types::PyInt>() || v.is_instance_of::<pyo3::types::PyFloat>() || v.is_instance_of::<pyo3::types::PyComplex>();
+    if scalar(a) || scalar(b) {
+        // NumPy: matmul takes no scalars.
+        let i = if scalar(a) { 0 } else { 1 };
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)"
+        )));
+    }
+
     let (Ok(x), Ok(y)) = (a.cast::<NdArray>(), b.cast::<NdArray>()) else {
         return Ok(None);
     };

@@ -249,6 +249,9 @@ fn apply(
             holders.push(gpupy_host::ops::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
         }
     }
+    if let Some(r) = out_of_range_comparison(py, op, args, loop_dtype, out)? {
+        return Ok(r);
+    }
     let mut operands: Vec<Operand> = Vec::new();
     for (i, a) in args.iter().enumerate() {
         operands.push(match a {
@@ -272,6 +275,44 @@ fn apply(
             Operand::Array(a) => unary(o, loop_dtype, a, out).or_raise(),
             Operand::Scalar(_) => Err(PyTypeError::new_err("internal: unary operand not an array")),
         },
+    }
+}
+
+/// NumPy 2 defines comparisons of integer arrays with Python ints outside the dtype's
+/// range (`uint8_array < -1` is all False) rather than raising OverflowError: the answer
+/// is the same for every element, so it is a fill.
+fn out_of_range_comparison(py: Python<'_>, op: Op, args: &[Arg], dtype: DType, out: Option<&Array>) -> PyResult<Option<Array>> {
+    use BinaryOp::*;
+    let Op::Binary(b @ (Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual)) = op else { return Ok(None) };
+    if !matches!(dtype.kind(), gpupy_host::dtype::Kind::Int | gpupy_host::dtype::Kind::UInt) {
+        return Ok(None);
+    }
+    let (array, scalar, scalar_first) = match args {
+        [Arg::Scalar(x, Kind::WeakInt), other] => (other, x, true),
+        [other, Arg::Scalar(x, Kind::WeakInt)] => (other, x, false),
+        _ => return Ok(None),
+    };
+    let Some(array) = array.array() else { return Ok(None) };
+    if scalar_of(py, scalar, dtype).is_ok() {
+        return Ok(None);
+    }
+    // The scalar lies above the dtype's range when positive, below it when negative.
+    let above = scalar.gt(0)?;
+    // Every element compares as `array OP scalar` (or mirrored when the scalar is first).
+    let array_less = above != scalar_first;
+    let value = match b {
+        Equal => false,
+        NotEqual => true,
+        Less | LessEqual => array_less,
+        _ => !array_less,
+    };
+    let r = gpupy_host::ops::fill::full(array.device(), array.shape(), DType::Bool, &[value as u8]).or_raise()?;
+    match out {
+        Some(o) => {
+            gpupy_host::ops::copy::cast_into(&r, o).or_raise()?;
+            Ok(Some(o.clone()))
+        }
+        None => Ok(Some(r)),
     }
 }
 

@@ -176,7 +176,8 @@ pub fn pow<C: Complex>(a: C, b: C) -> C {
         return one;
     }
     if a.re() == C::ZERO && a.im() == C::ZERO {
-        return if b.re() > C::ZERO && b.im() == C::ZERO { C::new(C::ZERO, C::ZERO) } else { C::new(C::ZERO / C::ZERO, C::ZERO / C::ZERO) };
+        // As the C library's cpow, which NumPy calls: 0 for a positive real part.
+        return if b.re() > C::ZERO { C::new(C::ZERO, C::ZERO) } else { C::new(C::ZERO / C::ZERO, C::ZERO / C::ZERO) };
     }
     if b.im() == C::ZERO && b.re() == b.re().trunc() && b.re().abs() <= C::real(256.0) {
         // |b| <= 256: binary powering, as npymath does for |n| < 100.
@@ -196,6 +197,52 @@ pub fn pow<C: Complex>(a: C, b: C) -> C {
         return if neg { div(one, acc) } else { acc };
     }
     exp(mul(b, log(a)))
+}
+
+/// asinh(z) = log(z + sqrt(z^2 + 1)), computed for Re z >= 0 and mirrored (asinh is
+/// odd), which keeps the sum free of cancellation.
+#[inline(always)]
+pub fn asinh<C: Complex>(a: C) -> C {
+    let flip = a.re() < C::ZERO;
+    let z = if flip { neg(a) } else { a };
+    let r = log(add(z, sqrt(add(mul(z, z), C::new(C::ONE, C::ZERO)))));
+    if flip { neg(r) } else { r }
+}
+
+/// asin(z) = -i asinh(iz).
+#[inline(always)]
+pub fn asin<C: Complex>(a: C) -> C {
+    let r = asinh(C::new(-a.im(), a.re()));
+    C::new(r.im(), -r.re())
+}
+
+/// acos(z) = pi/2 - asin(z).
+#[inline(always)]
+pub fn acos<C: Complex>(a: C) -> C {
+    let s = asin(a);
+    C::new(C::real(core::f64::consts::FRAC_PI_2) - s.re(), -s.im())
+}
+
+/// acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) (the principal branch of C99).
+#[inline(always)]
+pub fn acosh<C: Complex>(a: C) -> C {
+    let one = C::new(C::ONE, C::ZERO);
+    log(add(a, mul(sqrt(add(a, one)), sqrt(sub(a, one)))))
+}
+
+/// atanh(z) = (log(1 + z) - log(1 - z)) / 2.
+#[inline(always)]
+pub fn atanh<C: Complex>(a: C) -> C {
+    let one = C::new(C::ONE, C::ZERO);
+    let d = sub(log(add(one, a)), log(sub(one, a)));
+    C::new(d.re() * C::real(0.5), d.im() * C::real(0.5))
+}
+
+/// atan(z) = -i atanh(iz).
+#[inline(always)]
+pub fn atan<C: Complex>(a: C) -> C {
+    let r = atanh(C::new(-a.im(), a.re()));
+    C::new(r.im(), -r.re())
 }
 
 #[cfg(test)]
@@ -220,5 +267,11 @@ mod tests {
         assert!(close(tan(z), div(s, c)));
         assert!((abs(c128::new(3.0, 4.0)) - 5.0).abs() < 1e-15);
         assert_eq!(sqrt(c128::new(-4.0, 0.0)), c128::new(0.0, 2.0));
+        assert!(close(sin(asin(z)), z));
+        assert!(close(cos(acos(z)), z));
+        assert!(close(tan(atan(z)), z));
+        assert!(close(tanh(atanh(z)), z));
+        assert!(close(sinh(asinh(w)), w));
+        assert!(close(cosh(acosh(z)), z));
     }
 }

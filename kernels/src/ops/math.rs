@@ -36,6 +36,12 @@ unary!(Tan, Self, [c64, c128], |a| cx::tan(a));
 unary!(Sinh, Self, [c64, c128], |a| cx::sinh(a));
 unary!(Cosh, Self, [c64, c128], |a| cx::cosh(a));
 unary!(Tanh, Self, [c64, c128], |a| cx::tanh(a));
+unary!(Arcsin, Self, [c64, c128], |a| cx::asin(a));
+unary!(Arccos, Self, [c64, c128], |a| cx::acos(a));
+unary!(Arctan, Self, [c64, c128], |a| cx::atan(a));
+unary!(Arcsinh, Self, [c64, c128], |a| cx::asinh(a));
+unary!(Arccosh, Self, [c64, c128], |a| cx::acosh(a));
+unary!(Arctanh, Self, [c64, c128], |a| cx::atanh(a));
 // 2^z = exp(z ln 2); expm1 and log1p through exp/log (NumPy's own complex fallbacks).
 unary!(Exp2, Self, [c64], |a| cx::exp(cx::mul(a, c64::new(core::f32::consts::LN_2, 0.0))));
 unary!(Exp2, Self, [c128], |a| cx::exp(cx::mul(a, c128::new(core::f64::consts::LN_2, 0.0))));
