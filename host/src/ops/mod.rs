@@ -6,6 +6,7 @@
 pub mod copy;
 pub mod elementwise;
 pub mod fill;
+pub mod indexing;
 pub mod matmul;
 pub mod reduce;
 
