@@ -14,7 +14,7 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::broadcast_shapes;
+use crate::layout::{broadcast_shapes, Layout};
 use crate::module::{BinaryOp, Function, UnaryOp, Variant, launch, no_loop};
 
 /// A scalar operand, already converted to the loop's dtype: its little-endian bytes.
@@ -99,7 +99,11 @@ pub fn binary(
             )));
         }
     };
-    let target = output(device, &shape, out_dtype, out)?;
+    let like = [a, b].into_iter().find_map(|x| match x {
+        Operand::Array(arr) if arr.shape() == shape.as_slice() => Some(arr.layout().clone()),
+        _ => None,
+    });
+    let target = output(device, &shape, out_dtype, out, like.as_ref())?;
     let a = prepare(a, dtype, &target)?;
     let b = prepare(b, dtype, &target)?;
     launch_binary(op, dtype, a, b, &target)?;
@@ -109,7 +113,7 @@ pub fn binary(
 /// `op(a)` with the loop for input `dtype`, into `out` when given.
 pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Result<Array> {
     let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
-    let target = output(a.device(), a.shape(), out_dtype, out)?;
+    let target = output(a.device(), a.shape(), out_dtype, out, Some(a.layout()))?;
     let Input::Array(x) = prepare(Operand::Array(a), dtype, &target)? else {
         unreachable!("an array stays an array")
     };
@@ -176,28 +180,23 @@ fn prepare(x: Operand, dtype: DType, target: &Array) -> Result<Input> {
     })
 }
 
-/// Where the kernel writes: `out` itself when it has the loop's dtype, else a new array.
-fn output(
-    device: &'static Device,
-    shape: &[usize],
-    dtype: DType,
-    out: Option<&Array>,
-) -> Result<Array> {
+/// Where the kernel writes: `out` itself when it has the loop's dtype, else a new array
+/// laid out in the memory order of `like` (NumPy's order 'K': a transposed input gives a
+/// transposed-order output, and the op stays one flat pass over memory).
+fn output(device: &'static Device, shape: &[usize], dtype: DType, out: Option<&Array>, like: Option<&Layout>) -> Result<Array> {
+    let fresh = || match like {
+        Some(l) if l.shape == shape => Array::empty_with(device, Layout::dense_like(l), dtype),
+        _ => Array::empty(device, shape, dtype),
+    };
     match out {
         Some(o) => {
             if o.device().id != device.id {
-                return Err(Error::Value(
-                    "out= is on another device than the inputs".into(),
-                ));
+                return Err(Error::Value("out= is on another device than the inputs".into()));
             }
             check_out_shape(o, shape)?;
-            if o.dtype() == dtype {
-                Ok(o.clone())
-            } else {
-                Array::empty(device, shape, dtype)
-            }
+            if o.dtype() == dtype { Ok(o.clone()) } else { fresh() }
         }
-        None => Array::empty(device, shape, dtype),
+        None => fresh(),
     }
 }
 
@@ -212,9 +211,10 @@ fn finish(target: Array, out: Option<&Array>) -> Result<Array> {
     }
 }
 
-/// Whether `x` can be read pack by pack alongside `target` (same shape, both C-contiguous).
+/// Whether `x` can be read pack by pack alongside `target`: same shape and strides, and
+/// together one dense block (C order, F order or any other axis order).
 fn packed(x: &Array, target: &Array) -> bool {
-    x.shape() == target.shape() && x.layout().is_c_contiguous() && target.layout().is_c_contiguous()
+    x.shape() == target.shape() && x.layout().strides == target.layout().strides && target.layout().is_dense()
 }
 
 /// Launches a `(a, out, n)` kernel: unary `contig` and cast `contig`.
