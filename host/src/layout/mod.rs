@@ -7,6 +7,7 @@
 mod broadcast;
 mod coalesce;
 mod index;
+mod order;
 
 pub use broadcast::broadcast_shapes;
 pub use coalesce::coalesce;
