@@ -11,6 +11,7 @@
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `cuda`: devices, events and the memory pool (CuPy's `cupy.cuda` names).
 
+mod array_api;
 mod convert;
 mod creation;
 mod cuda;

@@ -35,6 +35,10 @@ from gpupy import _math
 from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)
 from gpupy._math import _UFUNC_NAMES
 from gpupy.cuda.memory import MemoryPool, get_default_memory_pool
+from gpupy._logic import all, any  # noqa: A004 (NumPy's names)
+from gpupy import _array_api
+from gpupy._array_api import *  # noqa: F401,F403
+from gpupy._array_api import __array_api_version__, __array_namespace_info__
 
 __version__ = "0.1.0"
 
@@ -70,6 +74,9 @@ __all__ = [
     "dot",
     "matmul",
     "cuda",
+    "any",
+    "all",
+    *_array_api.__all__,
     "get_default_memory_pool",
     "MemoryPool",
     "bool_",
