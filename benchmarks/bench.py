@@ -126,9 +126,44 @@ def main():
     row("sum 64 Mi float32", sum_ms, cupy_sum, np_sum, 4 * n / sum_ms / 1e6, "GB/s", copy_gbs)
     exact = float(np.sum(x32, dtype=np.float64))
     rel = abs(float(ga.sum()) - exact) / exact
+    # More elementwise kernels on the same 64 Mi float32 data: bytes moved per element.
+    for name, gfn, cfn, nfn, nbytes in [
+        ("multiply 64 Mi float32", lambda: ga * gb, lambda: ca * cb, lambda: x32 * y32, 12),
+        ("sin 64 Mi float32", lambda: gp.sin(ga), lambda: cp.sin(ca), lambda: np.sin(x32), 8),
+        ("exp 64 Mi float32", lambda: gp.exp(ga), lambda: cp.exp(ca), lambda: np.exp(x32), 8),
+        ("less 64 Mi float32 -> bool", lambda: ga < gb, lambda: ca < cb, lambda: x32 < y32, 9),
+        ("a + 1.5, 64 Mi float32", lambda: ga + 1.5, lambda: ca + 1.5, lambda: x32 + 1.5, 8),
+    ]:
+        g = gpu_ms(gp, gfn, warm, reps)
+        c = gpu_ms(cp, cfn, warm, reps) if cp else None
+        h = host_ms(nfn, 1, np_reps)
+        row(name, g, c, h, nbytes * n / g / 1e6, "GB/s", copy_gbs)
     del ga, gb, gout, x32, y32
     if cp is not None:
         del ca, cb, cout
+
+    # Broadcast and transposed adds on 8192 x 8192 float32.
+    side = 8192
+    m = rng.random((side, side), dtype=np.float32)
+    v = rng.random(side, dtype=np.float32)
+    gm, gv = gp.asarray(m), gp.asarray(v)
+    gmt = gp.asarray(np.ascontiguousarray(m.T)).T  # an F-ordered view, as m.T of a C array
+    cases = [
+        ("(8192,8192) + (8192,) broadcast", lambda: gm + gv, 2 * 4 * side * side + 4 * side),
+        ("a.T + a.T (transposed views)", lambda: gm.T + gm.T, 3 * 4 * side * side),
+        ("a.T + b (mixed layouts)", lambda: gm.T + gmt, 3 * 4 * side * side),
+    ]
+    for name, gfn, nbytes in cases:
+        g = gpu_ms(gp, gfn, warm, reps)
+        row(name, g, None, None, nbytes / g / 1e6, "GB/s", copy_gbs)
+    if cp is not None:
+        cm, cv = cp.asarray(m), cp.asarray(v)
+        cmt = cp.asarray(np.ascontiguousarray(m.T)).T
+        for (name, _, nbytes), cfn in zip(cases, [lambda: cm + cv, lambda: cm.T + cm.T, lambda: cm.T + cmt]):
+            r = next(r for r in rows if r["case"] == name)
+            r["cupy_ms"] = gpu_ms(cp, cfn, warm, reps)
+        del cm, cv, cmt
+    del gm, gv, gmt, m, v
 
     # Matrix products: 2 n^3 FLOPs.
     for size, dtype in [(1024, np.float32), (4096, np.float32), (4096, np.float64)]:
