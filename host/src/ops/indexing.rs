@@ -31,26 +31,29 @@ use crate::error::{Error, Result};
 use crate::layout::{Index, Layout, broadcast_shapes, normalize_axis, shape_str};
 use crate::module::launch;
 
-/// One entry of an index key.
+/// One entry of an index key; `A` is the array type (`Array` for device arrays).
 #[derive(Clone)]
-pub enum Item {
+pub enum KeyItem<A> {
     /// An integer, slice, `None` or `...`.
     Basic(Index),
     /// An integer or boolean array (any shape).
-    Array(Array),
+    Array(A),
     /// A scalar boolean (`a[True]`): a new axis of length 1 or 0.
     Bool(bool),
 }
 
-impl Item {
+/// A key entry with its arrays on the device.
+pub type Item = KeyItem<Array>;
+
+impl<A> KeyItem<A> {
     fn is_advanced(&self) -> bool {
-        !matches!(self, Item::Basic(_))
+        !matches!(self, KeyItem::Basic(_))
     }
 }
 
 /// Whether `items` needs advanced indexing (an array or a scalar boolean in the key).
-pub fn is_advanced(items: &[Item]) -> bool {
-    items.iter().any(Item::is_advanced)
+pub fn is_advanced<A>(items: &[KeyItem<A>]) -> bool {
+    items.iter().any(KeyItem::is_advanced)
 }
 
 /// `a[items]`: a view for basic keys, a new array otherwise.
@@ -162,7 +165,7 @@ fn masked_fill(a: &Array, items: &[Item], value: &Array) -> Result<Option<()>> {
         return Ok(None);
     }
     same_device(a, mask)?;
-    check_mask(mask, a.shape(), 0)?;
+    check_mask(mask.shape(), a.shape(), 0)?;
     if a.size() == 0 {
         return Ok(Some(()));
     }
@@ -509,8 +512,8 @@ fn check_index_dtype(x: &Array) -> Result<()> {
 
 /// A boolean index must match the axes it covers exactly (`first_axis` names the first
 /// in NumPy's message).
-fn check_mask(mask: &Array, axes: &[usize], first_axis: usize) -> Result<()> {
-    for (j, (&m, &n)) in mask.shape().iter().zip(axes).enumerate() {
+fn check_mask(mask: &[usize], axes: &[usize], first_axis: usize) -> Result<()> {
+    for (j, (&m, &n)) in mask.iter().zip(axes).enumerate() {
         if m != n {
             return Err(Error::Index(format!(
                 "boolean index did not match indexed array along axis {}; size of axis is {n} but size of corresponding boolean axis is {m}",
@@ -535,7 +538,7 @@ struct Plan {
     off_strides: Vec<isize>,
 }
 
-/// One index array resolved against an axis of V.
+/// One index array on the device, resolved against an axis of V.
 struct AxisIndex {
     array: Array,
     /// V's extent and stride on the indexed axis (unused for raw offsets).
@@ -552,43 +555,155 @@ fn plan(a: &Array, items: &[Item]) -> Result<Option<Plan>> {
     if !is_advanced(items) {
         return Ok(None);
     }
-    let ndim = a.ndim();
+    for item in items {
+        if let Item::Array(x) = item {
+            same_device(a, x)?;
+        }
+    }
+    let lp = layout_plan(a.layout(), items)?;
+    let view = a.view(lp.view.clone(), a.dtype())?;
+    let device = a.device();
+    let scalar_bool = |b: bool| -> Result<AxisIndex> {
+        Ok(AxisIndex {
+            array: super::fill::full(device, &[b as usize], DType::Int64, &[0; 8])?,
+            extent: 1,
+            stride: 0,
+            raw: false,
+            src_axis: 0,
+        })
+    };
+    let mut indices = Vec::with_capacity(lp.roles.len());
+    for role in &lp.roles {
+        indices.push(match role {
+            Role::Ints {
+                array,
+                extent,
+                stride,
+                src_axis,
+            } => AxisIndex {
+                array: (*array).clone(),
+                extent: *extent,
+                stride: *stride,
+                raw: false,
+                src_axis: *src_axis,
+            },
+            Role::Mask { array, strides } => AxisIndex {
+                array: mask_offsets(array, strides)?,
+                extent: 0,
+                stride: 1,
+                raw: true,
+                src_axis: 0,
+            },
+            Role::Bool(b) => scalar_bool(*b)?,
+            Role::BoolArray(x) => {
+                let mut byte = [0u8; 1];
+                x.to_host(&mut byte)?;
+                scalar_bool(byte[0] != 0)?
+            }
+        });
+    }
+    let shapes: Vec<&[usize]> = indices.iter().map(|i| i.array.shape()).collect();
+    let bshape = broadcast_indices(&shapes)?;
+    let off = offsets(a, &indices, &bshape)?;
+    let (shape, src_strides, off_strides) = arrange(&lp, &bshape);
+    Ok(Some(Plan {
+        view,
+        shape,
+        src_strides,
+        off,
+        off_strides,
+    }))
+}
+
+/// What planning needs to know of an index array (its data stays where it is).
+pub(crate) trait IndexArray {
+    fn index_shape(&self) -> &[usize];
+    fn index_dtype(&self) -> DType;
+}
+
+impl IndexArray for Array {
+    fn index_shape(&self) -> &[usize] {
+        self.shape()
+    }
+    fn index_dtype(&self) -> DType {
+        self.dtype()
+    }
+}
+
+/// How one advanced entry of a key acts on the basic view V.
+enum Role<'a, A> {
+    /// Integer indices into one axis of V.
+    Ints {
+        array: &'a A,
+        extent: usize,
+        stride: isize,
+        /// The axis of the indexed array, for error messages.
+        src_axis: usize,
+    },
+    /// A boolean mask over some axes of V: its true elements, as offsets in `strides`.
+    Mask { array: &'a A, strides: Vec<isize> },
+    /// A scalar boolean: a new axis of V (length 1) indexed by `[0]` if true, `[]` if not.
+    Bool(bool),
+    /// A 0-d boolean array: as `Bool`, with the value still on the device.
+    BoolArray(&'a A),
+}
+
+/// The layout part of an advanced key: the basic view, the roles of its index arrays in
+/// key order, and where their broadcast axes go.
+struct LayoutPlan<'a, A> {
+    view: Layout,
+    roles: Vec<Role<'a, A>>,
+    /// The axes of V that index arrays consume.
+    is_index_axis: Vec<bool>,
+    /// How many of V's remaining axes come before the broadcast index axes.
+    at: usize,
+}
+
+fn layout_plan<'a, A: IndexArray>(
+    layout: &Layout,
+    items: &'a [KeyItem<A>],
+) -> Result<LayoutPlan<'a, A>> {
     let mut consumed = 0;
     for item in items {
         consumed += match item {
-            Item::Basic(Index::Int(_) | Index::Slice { .. }) => 1,
-            Item::Basic(_) | Item::Bool(_) => 0,
-            Item::Array(x) => {
-                same_device(a, x)?;
-                check_index_dtype(x)?;
-                if x.dtype() == DType::Bool {
-                    x.ndim()
-                } else {
-                    1
+            KeyItem::Basic(Index::Int(_) | Index::Slice { .. }) => 1,
+            KeyItem::Basic(_) | KeyItem::Bool(_) => 0,
+            KeyItem::Array(x) => match x.index_dtype().kind() {
+                Kind::Bool => x.index_shape().len(),
+                Kind::Int | Kind::UInt => 1,
+                _ => {
+                    return Err(Error::Index(
+                        "arrays used as indices must be of integer (or boolean) type".into(),
+                    ));
                 }
-            }
+            },
         };
     }
-    let ellipsis_dims = ndim.saturating_sub(consumed);
+    let ellipsis_dims = layout.ndim().saturating_sub(consumed);
 
-    // The basic view, and where each advanced item sits in it.
-    enum Adv<'a> {
-        Ints(&'a Array, usize, usize),
-        Mask(&'a Array, usize, usize),
-        Bool(bool, usize),
+    // The basic view keeps every array-indexed axis (a full slice; a new axis for a
+    // scalar boolean). Record where each advanced entry sits in it.
+    enum At<'a, A> {
+        Ints(&'a A, usize),
+        Mask(&'a A, usize, usize),
+        Bool(bool),
+        BoolArray(&'a A),
     }
     let mut basic = Vec::with_capacity(items.len());
-    let mut advs = Vec::new();
-    let mut adv_positions = Vec::new();
-    let mut first_adv_axis = None;
+    let mut found = Vec::new();
+    let mut positions = Vec::new();
+    let mut first_axis = 0;
     let (mut v_axis, mut src_axis) = (0, 0);
     for (pos, item) in items.iter().enumerate() {
-        if item.is_advanced() || matches!(item, Item::Basic(Index::Int(_))) {
-            adv_positions.push(pos);
-            first_adv_axis.get_or_insert(v_axis);
+        // Integers count as advanced indices for the placement rule, as in NumPy.
+        if item.is_advanced() || matches!(item, KeyItem::Basic(Index::Int(_))) {
+            if positions.is_empty() {
+                first_axis = v_axis;
+            }
+            positions.push(pos);
         }
         match item {
-            Item::Basic(b) => {
+            KeyItem::Basic(b) => {
                 basic.push(*b);
                 let (v, s) = match b {
                     Index::Int(_) => (0, 1),
@@ -599,78 +714,108 @@ fn plan(a: &Array, items: &[Item]) -> Result<Option<Plan>> {
                 v_axis += v;
                 src_axis += s;
             }
-            Item::Bool(b) => {
+            KeyItem::Bool(b) => {
                 basic.push(Index::NewAxis);
-                advs.push(Adv::Bool(*b, v_axis));
+                found.push((At::Bool(*b), v_axis));
                 v_axis += 1;
             }
-            Item::Array(x) if x.dtype() == DType::Bool && x.ndim() == 0 => {
-                let mut byte = [0u8; 1];
-                x.to_host(&mut byte)?;
+            KeyItem::Array(x) if x.index_dtype() == DType::Bool && x.index_shape().is_empty() => {
                 basic.push(Index::NewAxis);
-                advs.push(Adv::Bool(byte[0] != 0, v_axis));
+                found.push((At::BoolArray(x), v_axis));
                 v_axis += 1;
             }
-            Item::Array(x) if x.dtype() == DType::Bool => {
-                basic.extend(std::iter::repeat_n(FULL, x.ndim()));
-                advs.push(Adv::Mask(x, v_axis, src_axis));
-                v_axis += x.ndim();
-                src_axis += x.ndim();
+            KeyItem::Array(x) if x.index_dtype() == DType::Bool => {
+                let k = x.index_shape().len();
+                basic.extend(std::iter::repeat_n(FULL, k));
+                found.push((At::Mask(x, k, src_axis), v_axis));
+                v_axis += k;
+                src_axis += k;
             }
-            Item::Array(x) => {
+            KeyItem::Array(x) => {
                 basic.push(FULL);
-                advs.push(Adv::Ints(x, v_axis, src_axis));
+                found.push((At::Ints(x, src_axis), v_axis));
                 v_axis += 1;
                 src_axis += 1;
             }
         }
     }
-    let view = a.index(&basic)?;
-    let vshape = view.shape().to_vec();
-    let vstrides = view.layout().strides.clone();
-
-    // Every advanced item as index arrays over V's axes.
+    let view = layout.index(&basic)?;
     let mut is_index_axis = vec![false; view.ndim()];
-    let mut indices = Vec::new();
-    for adv in advs {
-        match adv {
-            Adv::Ints(x, v, s) => {
+    let mut roles = Vec::with_capacity(found.len());
+    for (at, v) in found {
+        roles.push(match at {
+            At::Ints(x, s) => {
                 is_index_axis[v] = true;
-                indices.push(AxisIndex {
-                    array: x.clone(),
-                    extent: vshape[v],
-                    stride: vstrides[v],
-                    raw: false,
+                Role::Ints {
+                    array: x,
+                    extent: view.shape[v],
+                    stride: view.strides[v],
                     src_axis: s,
-                });
+                }
             }
-            Adv::Bool(b, v) => {
+            At::Mask(x, k, s) => {
+                check_mask(x.index_shape(), &view.shape[v..v + k], s)?;
+                is_index_axis[v..v + k].fill(true);
+                Role::Mask {
+                    array: x,
+                    strides: view.strides[v..v + k].to_vec(),
+                }
+            }
+            At::Bool(b) => {
                 is_index_axis[v] = true;
-                let zero = super::fill::full(a.device(), &[b as usize], DType::Int64, &[0; 8])?;
-                indices.push(AxisIndex {
-                    array: zero,
-                    extent: 1,
-                    stride: 0,
-                    raw: false,
-                    src_axis: 0,
-                });
+                Role::Bool(b)
             }
-            Adv::Mask(m, v, s) => {
-                let k = m.ndim();
-                check_mask(m, &vshape[v..v + k], s)?;
-                is_index_axis[v..v + k].iter_mut().for_each(|x| *x = true);
-                indices.push(AxisIndex {
-                    array: mask_offsets(m, &vstrides[v..v + k])?,
-                    extent: 0,
-                    stride: 1,
-                    raw: true,
-                    src_axis: s,
-                });
+            At::BoolArray(x) => {
+                is_index_axis[v] = true;
+                Role::BoolArray(x)
             }
-        }
+        });
     }
-    let shapes: Vec<&[usize]> = indices.iter().map(|i| i.array.shape()).collect();
-    let bshape = broadcast_shapes(&shapes).map_err(|_| {
+    // NumPy's rule: the broadcast index axes replace the indexed ones when the advanced
+    // entries stand next to each other in the key, and go first otherwise.
+    let adjacent = positions.last().map(|l| l + 1 - positions[0]) == Some(positions.len());
+    let at = if adjacent {
+        (0..first_axis).filter(|&v| !is_index_axis[v]).count()
+    } else {
+        0
+    };
+    Ok(LayoutPlan {
+        view,
+        roles,
+        is_index_axis,
+        at,
+    })
+}
+
+/// The result's shape and, per result axis, the stride in V (0 on the index axes) and
+/// in the C-contiguous offsets of shape `bshape` (0 elsewhere).
+fn arrange<A>(lp: &LayoutPlan<'_, A>, bshape: &[usize]) -> (Vec<usize>, Vec<isize>, Vec<isize>) {
+    let rest: Vec<usize> = (0..lp.view.ndim())
+        .filter(|&v| !lp.is_index_axis[v])
+        .collect();
+    let (before, after) = rest.split_at(lp.at.min(rest.len()));
+    let mut shape = Vec::with_capacity(rest.len() + bshape.len());
+    let mut src = Vec::with_capacity(shape.capacity());
+    let mut off = Vec::with_capacity(shape.capacity());
+    for &v in before {
+        shape.push(lp.view.shape[v]);
+        src.push(lp.view.strides[v]);
+        off.push(0);
+    }
+    shape.extend_from_slice(bshape);
+    src.extend(std::iter::repeat_n(0, bshape.len()));
+    off.extend(Layout::contiguous(bshape).strides);
+    for &v in after {
+        shape.push(lp.view.shape[v]);
+        src.push(lp.view.strides[v]);
+        off.push(0);
+    }
+    (shape, src, off)
+}
+
+/// The broadcast shape of the index arrays, with NumPy's IndexError.
+fn broadcast_indices(shapes: &[&[usize]]) -> Result<Vec<usize>> {
+    broadcast_shapes(shapes).map_err(|_| {
         let all: Vec<String> = shapes
             .iter()
             .map(|s| shape_str(s).replace(", ", ","))
@@ -679,46 +824,14 @@ fn plan(a: &Array, items: &[Item]) -> Result<Option<Plan>> {
             "shape mismatch: indexing arrays could not be broadcast together with shapes {} ",
             all.join(" ")
         ))
-    })?;
-    let off = offsets(a, &indices, &bshape)?;
+    })
+}
 
-    // NumPy's placement of the B axes among V's other axes.
-    let adjacent = adv_positions
-        .last()
-        .zip(adv_positions.first())
-        .map(|(l, f)| l - f + 1)
-        == Some(adv_positions.len());
-    let rest: Vec<usize> = (0..view.ndim()).filter(|&v| !is_index_axis[v]).collect();
-    let at = if adjacent {
-        let first = first_adv_axis.unwrap_or(0);
-        rest.iter().filter(|&&v| v < first).count()
-    } else {
-        0
-    };
-    let bstrides = Layout::contiguous(&bshape).strides;
-    let mut shape = Vec::new();
-    let mut src_strides = Vec::new();
-    let mut off_strides = Vec::new();
-    for &v in &rest[..at] {
-        shape.push(vshape[v]);
-        src_strides.push(vstrides[v]);
-        off_strides.push(0);
-    }
-    shape.extend_from_slice(&bshape);
-    src_strides.extend(std::iter::repeat_n(0, bshape.len()));
-    off_strides.extend_from_slice(&bstrides);
-    for &v in &rest[at..] {
-        shape.push(vshape[v]);
-        src_strides.push(vstrides[v]);
-        off_strides.push(0);
-    }
-    Ok(Some(Plan {
-        view,
-        shape,
-        src_strides,
-        off,
-        off_strides,
-    }))
+/// NumPy's IndexError for an out-of-range index.
+fn out_of_bounds(value: i128, axis: usize, extent: usize) -> Error {
+    Error::Index(format!(
+        "index {value} is out of bounds for axis {axis} with size {extent}"
+    ))
 }
 
 /// The element offsets of the broadcast index arrays: `sum_k resolve(index_k) * stride_k`,
@@ -783,10 +896,7 @@ fn offsets(a: &Array, indices: &[AxisIndex], bshape: &[usize]) -> Result<Array> 
     let errors = read_u64s(&err)?;
     if let Some((ix, pos)) = indices.iter().zip(errors).find(|(_, p)| *p != u64::MAX) {
         let value = index_value_at(&ix.array.broadcast_to(bshape)?, pos)?;
-        return Err(Error::Index(format!(
-            "index {value} is out of bounds for axis {} with size {}",
-            ix.src_axis, ix.extent
-        )));
+        return Err(out_of_bounds(value, ix.src_axis, ix.extent));
     }
     Ok(off)
 }
@@ -813,10 +923,215 @@ fn index_value_at(x: &Array, pos: u64) -> Result<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gpupy_kernels::index::offset_term;
 
     #[test]
     fn full_slice_is_the_identity() {
         let l = Layout::contiguous(&[3, 4]);
         assert_eq!(l.index(&[FULL, FULL]).unwrap(), l);
+    }
+
+    /// An index array on the host: int64 values, or 0/1 for booleans.
+    struct Host {
+        shape: Vec<usize>,
+        dtype: DType,
+        data: Vec<i64>,
+    }
+    impl IndexArray for Host {
+        fn index_shape(&self) -> &[usize] {
+            &self.shape
+        }
+        fn index_dtype(&self) -> DType {
+            self.dtype
+        }
+    }
+
+    fn i(v: isize) -> KeyItem<Host> {
+        KeyItem::Basic(Index::Int(v))
+    }
+    fn sl(start: Option<isize>, stop: Option<isize>, step: Option<isize>) -> KeyItem<Host> {
+        KeyItem::Basic(Index::Slice { start, stop, step })
+    }
+    const N: KeyItem<Host> = KeyItem::Basic(Index::NewAxis);
+    const E: KeyItem<Host> = KeyItem::Basic(Index::Ellipsis);
+    fn ints(shape: &[usize], data: &[i64]) -> KeyItem<Host> {
+        KeyItem::Array(Host {
+            shape: shape.to_vec(),
+            dtype: DType::Int64,
+            data: data.to_vec(),
+        })
+    }
+    fn mask(shape: &[usize], data: &[i64]) -> KeyItem<Host> {
+        KeyItem::Array(Host {
+            shape: shape.to_vec(),
+            dtype: DType::Bool,
+            data: data.to_vec(),
+        })
+    }
+
+    /// What `getitem` launches, run on the CPU with the kernels' own index arithmetic:
+    /// the result's shape and, per element, its offset in the indexed array's buffer.
+    fn cpu_getitem(layout: &Layout, items: &[KeyItem<Host>]) -> Result<(Vec<usize>, Vec<i64>)> {
+        let lp = layout_plan(layout, items)?;
+        // (shape, values, extent, stride, raw, axis) per index array, as `plan` builds them.
+        let mut ixs: Vec<(Vec<usize>, Vec<i64>, usize, isize, bool, usize)> = Vec::new();
+        for role in &lp.roles {
+            ixs.push(match role {
+                Role::Ints {
+                    array,
+                    extent,
+                    stride,
+                    src_axis,
+                } => (
+                    array.shape.clone(),
+                    array.data.clone(),
+                    *extent,
+                    *stride,
+                    false,
+                    *src_axis,
+                ),
+                Role::Mask { array, strides } => {
+                    let s = strided_args(&array.shape, [strides]).unwrap();
+                    let offs: Vec<i64> = (0..array.data.len())
+                        .filter(|&e| array.data[e] != 0)
+                        .map(|e| s.offsets(e as u64)[0])
+                        .collect();
+                    (vec![offs.len()], offs, 0, 1, true, 0)
+                }
+                Role::Bool(b) => (vec![*b as usize], vec![0; *b as usize], 1, 0, false, 0),
+                Role::BoolArray(x) => {
+                    let b = x.data[0] != 0;
+                    (vec![b as usize], vec![0; b as usize], 1, 0, false, 0)
+                }
+            });
+        }
+        let shapes: Vec<&[usize]> = ixs.iter().map(|x| x.0.as_slice()).collect();
+        let bshape = broadcast_indices(&shapes)?;
+        let bsize: usize = bshape.iter().product();
+        let mut off = vec![0i64; bsize];
+        for (k, (shape, data, extent, stride, raw, axis)) in ixs.iter().enumerate() {
+            let lay = Layout::contiguous(shape).broadcast_to(&bshape)?;
+            let s = strided_args(&bshape, [&lay.strides])?;
+            let flags = if k == 0 { FIRST } else { 0 } | if *raw { RAW } else { 0 };
+            for (b, o) in off.iter_mut().enumerate() {
+                let v = data[s.offsets(b as u64)[0] as usize];
+                match offset_term(v, *extent as u64, *stride as i64, flags) {
+                    Some(t) => *o = if k == 0 { t } else { *o + t },
+                    None => return Err(out_of_bounds(v as i128, *axis, *extent)),
+                }
+            }
+        }
+        let (shape, src, offs) = arrange(&lp, &bshape);
+        let out_layout = Layout::contiguous(&shape);
+        let s = strided_args(&shape, [&out_layout.strides, &src, &offs])?;
+        let mut out = vec![0i64; s.len as usize];
+        for e in 0..s.len {
+            let [o, x, k] = s.offsets(e);
+            out[o as usize] = lp.view.offset as i64 + x + off[k as usize];
+        }
+        Ok((shape, out))
+    }
+
+    type Case = (
+        &'static [usize],
+        Vec<KeyItem<Host>>,
+        Vec<KeyItem<Host>>,
+        Result<(Vec<usize>, Vec<i64>)>,
+    );
+
+    /// `np.arange(size).reshape(shape)[view][key]` from NumPy 2 (generated), against the
+    /// planner: the values are buffer offsets, so equal values mean the same elements.
+    #[test]
+    fn advanced_keys_match_numpy() {
+        let cases: Vec<Case> = vec![
+        (&[4, 5, 6], vec![], vec![ints(&[3], &[0, 2, -1])], Ok((vec![3, 5, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]))),
+        (&[4, 5, 6], vec![], vec![ints(&[2], &[1, -1]), ints(&[2], &[0, 2])], Ok((vec![2, 6], vec![30, 31, 32, 33, 34, 35, 102, 103, 104, 105, 106, 107]))),
+        (&[4, 5, 6], vec![], vec![sl(None, None, None), ints(&[2, 2], &[0, 1, 2, 0])], Ok((vec![4, 2, 2, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 0, 1, 2, 3, 4, 5, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 30, 31, 32, 33, 34, 35, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 60, 61, 62, 63, 64, 65, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 90, 91, 92, 93, 94, 95]))),
+        (&[4, 5, 6], vec![], vec![sl(None, None, None), ints(&[2], &[0, 1]), ints(&[2], &[1, 2])], Ok((vec![4, 2], vec![1, 8, 31, 38, 61, 68, 91, 98]))),
+        (&[4, 5, 6], vec![], vec![ints(&[2], &[0, 1]), sl(None, None, None), ints(&[2], &[1, 0])], Ok((vec![2, 5], vec![1, 7, 13, 19, 25, 30, 36, 42, 48, 54]))),
+        (&[4, 5, 6], vec![], vec![i(0), sl(None, None, None), ints(&[2], &[1, 2])], Ok((vec![2, 5], vec![1, 7, 13, 19, 25, 2, 8, 14, 20, 26]))),
+        (&[4, 5, 6], vec![], vec![sl(None, None, None), i(0), ints(&[2], &[1, 2])], Ok((vec![4, 2], vec![1, 2, 31, 32, 61, 62, 91, 92]))),
+        (&[4, 5, 6], vec![], vec![ints(&[2, 1], &[1, 2]), sl(Some(1), Some(3), None), ints(&[3], &[0, 2, 1])], Ok((vec![2, 3, 2], vec![36, 42, 38, 44, 37, 43, 66, 72, 68, 74, 67, 73]))),
+        (&[4, 5, 6], vec![], vec![N, ints(&[2], &[0, 2]), N, i(1)], Ok((vec![2, 1, 1, 6], vec![6, 7, 8, 9, 10, 11, 66, 67, 68, 69, 70, 71]))),
+        (&[4, 5, 6], vec![], vec![E, ints(&[2], &[2, 0])], Ok((vec![4, 5, 2], vec![2, 0, 8, 6, 14, 12, 20, 18, 26, 24, 32, 30, 38, 36, 44, 42, 50, 48, 56, 54, 62, 60, 68, 66, 74, 72, 80, 78, 86, 84, 92, 90, 98, 96, 104, 102, 110, 108, 116, 114]))),
+        (&[4, 5, 6], vec![], vec![ints(&[2], &[1, 0]), E, ints(&[2], &[0, 1])], Ok((vec![2, 5], vec![30, 36, 42, 48, 54, 1, 7, 13, 19, 25]))),
+        (&[4, 5, 6], vec![], vec![sl(None, None, None), ints(&[2], &[0, 1]), E, ints(&[2], &[1, 0])], Ok((vec![2, 4], vec![1, 31, 61, 91, 6, 36, 66, 96]))),
+        (&[4, 5, 6], vec![], vec![mask(&[4], &[1, 0, 1, 1])], Ok((vec![3, 5, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]))),
+        (&[4, 5, 6], vec![], vec![mask(&[4, 5], &[1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1])], Ok((vec![8, 6], vec![0, 1, 2, 3, 4, 5, 42, 43, 44, 45, 46, 47, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 90, 91, 92, 93, 94, 95, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]))),
+        (&[4, 5, 6], vec![], vec![mask(&[3, 4], &[1, 1, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0])], Err(Error::Index(r#"boolean index did not match indexed array along axis 0; size of axis is 4 but size of corresponding boolean axis is 3"#.into()))),
+        (&[4, 5, 6], vec![], vec![sl(None, None, None), mask(&[5], &[1, 0, 1, 1, 0])], Ok((vec![4, 3, 6], vec![0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 30, 31, 32, 33, 34, 35, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 60, 61, 62, 63, 64, 65, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 90, 91, 92, 93, 94, 95, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113]))),
+        (&[4, 5, 6], vec![], vec![mask(&[4], &[1, 0, 1, 1]), i(1), sl(None, None, Some(-2))], Ok((vec![3, 3], vec![11, 9, 7, 71, 69, 67, 101, 99, 97]))),
+        (&[4, 5, 6], vec![], vec![mask(&[4], &[1, 0, 1, 1]), ints(&[3], &[0, 2, 1])], Ok((vec![3, 6], vec![0, 1, 2, 3, 4, 5, 72, 73, 74, 75, 76, 77, 96, 97, 98, 99, 100, 101]))),
+        (&[4, 5, 6], vec![], vec![KeyItem::Bool(true)], Ok((vec![1, 4, 5, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119]))),
+        (&[4, 5, 6], vec![], vec![KeyItem::Bool(false)], Ok((vec![0, 4, 5, 6], vec![]))),
+        (&[4, 5, 6], vec![], vec![i(0), KeyItem::Bool(true)], Ok((vec![1, 5, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]))),
+        (&[4, 5, 6], vec![], vec![sl(None, None, None), KeyItem::Bool(true), ints(&[2], &[0, 1])], Ok((vec![4, 2, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101]))),
+        (&[4, 5, 6], vec![], vec![ints(&[2], &[0, 1]), KeyItem::Bool(true)], Ok((vec![2, 5, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59]))),
+        (&[4, 5, 6], vec![], vec![ints(&[0], &[]), sl(None, None, None)], Ok((vec![0, 5, 6], vec![]))),
+        (&[4, 5, 6], vec![], vec![ints(&[1], &[7]), i(0)], Err(Error::Index(r#"index 7 is out of bounds for axis 0 with size 4"#.into()))),
+        (&[4, 5, 6], vec![], vec![i(0), ints(&[2], &[0, -6])], Err(Error::Index(r#"index -6 is out of bounds for axis 1 with size 5"#.into()))),
+        (&[4, 5, 6], vec![], vec![ints(&[2], &[0, 1]), ints(&[3], &[0, 1, 2])], Err(Error::Index(r#"shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,) "#.into()))),
+        (&[4, 5, 6], vec![], vec![mask(&[2], &[1, 0])], Err(Error::Index(r#"boolean index did not match indexed array along axis 0; size of axis is 4 but size of corresponding boolean axis is 2"#.into()))),
+        (&[4, 5, 6], vec![], vec![sl(None, None, None), sl(None, None, None), sl(None, None, None), ints(&[1], &[0])], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[4, 5, 6], vec![], vec![ints(&[1, 3], &[0, 1, 2])], Ok((vec![1, 3, 5, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[3], &[0, 2, -1])], Ok((vec![3, 4, 3], vec![96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[2], &[1, -1]), ints(&[2], &[0, 2])], Ok((vec![2, 3], vec![66, 68, 70, 18, 20, 22]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![sl(None, None, None), ints(&[2, 2], &[0, 1, 2, 0])], Ok((vec![4, 2, 2, 3], vec![96, 98, 100, 102, 104, 106, 108, 110, 112, 96, 98, 100, 66, 68, 70, 72, 74, 76, 78, 80, 82, 66, 68, 70, 36, 38, 40, 42, 44, 46, 48, 50, 52, 36, 38, 40, 6, 8, 10, 12, 14, 16, 18, 20, 22, 6, 8, 10]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![sl(None, None, None), ints(&[2], &[0, 1]), ints(&[2], &[1, 2])], Ok((vec![4, 2], vec![98, 106, 68, 76, 38, 46, 8, 16]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[2], &[0, 1]), sl(None, None, None), ints(&[2], &[1, 0])], Ok((vec![2, 4], vec![98, 104, 110, 116, 66, 72, 78, 84]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![i(0), sl(None, None, None), ints(&[2], &[1, 2])], Ok((vec![2, 4], vec![98, 104, 110, 116, 100, 106, 112, 118]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![sl(None, None, None), i(0), ints(&[2], &[1, 2])], Ok((vec![4, 2], vec![98, 100, 68, 70, 38, 40, 8, 10]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[2, 1], &[1, 2]), sl(Some(1), Some(3), None), ints(&[3], &[0, 2, 1])], Ok((vec![2, 3, 2], vec![72, 78, 76, 82, 74, 80, 42, 48, 46, 52, 44, 50]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![N, ints(&[2], &[0, 2]), N, i(1)], Ok((vec![2, 1, 1, 3], vec![102, 104, 106, 42, 44, 46]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![E, ints(&[2], &[2, 0])], Ok((vec![4, 4, 2], vec![100, 96, 106, 102, 112, 108, 118, 114, 70, 66, 76, 72, 82, 78, 88, 84, 40, 36, 46, 42, 52, 48, 58, 54, 10, 6, 16, 12, 22, 18, 28, 24]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[2], &[1, 0]), E, ints(&[2], &[0, 1])], Ok((vec![2, 4], vec![66, 72, 78, 84, 98, 104, 110, 116]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![sl(None, None, None), ints(&[2], &[0, 1]), E, ints(&[2], &[1, 0])], Ok((vec![2, 4], vec![98, 68, 38, 8, 102, 72, 42, 12]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![mask(&[4], &[1, 0, 1, 1])], Ok((vec![3, 4, 3], vec![96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![mask(&[4, 4], &[0, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 0, 1, 0, 0])], Ok((vec![8, 3], vec![108, 110, 112, 66, 68, 70, 72, 74, 76, 78, 80, 82, 36, 38, 40, 42, 44, 46, 48, 50, 52, 12, 14, 16]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![mask(&[3, 4], &[1, 1, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0])], Err(Error::Index(r#"boolean index did not match indexed array along axis 0; size of axis is 4 but size of corresponding boolean axis is 3"#.into()))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![sl(None, None, None), mask(&[4], &[1, 0, 1, 0])], Ok((vec![4, 2, 3], vec![96, 98, 100, 108, 110, 112, 66, 68, 70, 78, 80, 82, 36, 38, 40, 48, 50, 52, 6, 8, 10, 18, 20, 22]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![mask(&[4], &[1, 0, 1, 1]), i(1), sl(None, None, Some(-2))], Ok((vec![3, 2], vec![106, 102, 46, 42, 16, 12]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![mask(&[4], &[1, 0, 1, 1]), ints(&[3], &[0, 2, 1])], Ok((vec![3, 3], vec![96, 98, 100, 48, 50, 52, 12, 14, 16]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![KeyItem::Bool(true)], Ok((vec![1, 4, 4, 3], vec![96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![KeyItem::Bool(false)], Ok((vec![0, 4, 4, 3], vec![]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![i(0), KeyItem::Bool(true)], Ok((vec![1, 4, 3], vec![96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![sl(None, None, None), KeyItem::Bool(true), ints(&[2], &[0, 1])], Ok((vec![4, 2, 3], vec![96, 98, 100, 102, 104, 106, 66, 68, 70, 72, 74, 76, 36, 38, 40, 42, 44, 46, 6, 8, 10, 12, 14, 16]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[2], &[0, 1]), KeyItem::Bool(true)], Ok((vec![2, 4, 3], vec![96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[0], &[]), sl(None, None, None)], Ok((vec![0, 4, 3], vec![]))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[1], &[7]), i(0)], Err(Error::Index(r#"index 7 is out of bounds for axis 0 with size 4"#.into()))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![i(0), ints(&[2], &[0, -6])], Err(Error::Index(r#"index -6 is out of bounds for axis 1 with size 4"#.into()))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[2], &[0, 1]), ints(&[3], &[0, 1, 2])], Err(Error::Index(r#"shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,) "#.into()))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![mask(&[2], &[1, 0])], Err(Error::Index(r#"boolean index did not match indexed array along axis 0; size of axis is 4 but size of corresponding boolean axis is 2"#.into()))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![sl(None, None, None), sl(None, None, None), sl(None, None, None), ints(&[1], &[0])], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[4, 5, 6], vec![sl(None, None, Some(-1)), sl(Some(1), None, None), sl(None, None, Some(2))], vec![ints(&[1, 3], &[0, 1, 2])], Ok((vec![1, 3, 4, 3], vec![96, 98, 100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 66, 68, 70, 72, 74, 76, 78, 80, 82, 84, 86, 88, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58]))),
+        (&[5], vec![], vec![ints(&[3], &[4, -5, 0])], Ok((vec![3], vec![4, 0, 0]))),
+        (&[5], vec![], vec![ints(&[1], &[5])], Err(Error::Index(r#"index 5 is out of bounds for axis 0 with size 5"#.into()))),
+        (&[5], vec![], vec![ints(&[1], &[-6])], Err(Error::Index(r#"index -6 is out of bounds for axis 0 with size 5"#.into()))),
+        (&[0, 3], vec![], vec![sl(None, None, None), ints(&[2], &[2, 0])], Ok((vec![0, 2], vec![]))),
+        (&[0, 3], vec![], vec![ints(&[1], &[0])], Err(Error::Index(r#"index 0 is out of bounds for axis 0 with size 0"#.into()))),
+        (&[2, 3], vec![], vec![mask(&[2, 3], &[0, 0, 0, 0, 0, 0])], Ok((vec![0], vec![]))),
+        (&[2, 3], vec![], vec![mask(&[2, 3], &[1, 1, 1, 1, 1, 1])], Ok((vec![6], vec![0, 1, 2, 3, 4, 5]))),
+        (&[], vec![], vec![KeyItem::Bool(true)], Ok((vec![1], vec![0]))),
+        (&[], vec![], vec![N, KeyItem::Bool(false)], Ok((vec![1, 0], vec![]))),
+        (&[3], vec![], vec![mask(&[], &[1])], Ok((vec![1, 3], vec![0, 1, 2]))),
+
+        ];
+        for (shape, view, key, want) in cases {
+            let basic: Vec<Index> = view
+                .iter()
+                .map(|k| match k {
+                    KeyItem::Basic(b) => *b,
+                    _ => unreachable!("views are basic"),
+                })
+                .collect();
+            let layout = Layout::contiguous(shape).index(&basic).unwrap();
+            let got = cpu_getitem(&layout, &key);
+            assert_eq!(
+                got,
+                want,
+                "shape {shape:?}, view {basic:?}, key #{}",
+                key.len()
+            );
+        }
     }
 }
