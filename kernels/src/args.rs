@@ -20,6 +20,23 @@ pub struct Strided<const NARGS: usize> {
     pub _pad: u32,
     pub shape: [u64; MAX_DIMS],
     pub strides: [[i64; MAX_DIMS]; NARGS],
+    /// Per dimension, `magic` and `shift` such that `n / shape[d]` is
+    /// `umulhi(n, magic) >> shift` for every `n < 2^31` (`magic == 0`: divide by 1). A
+    /// division by a run-time value costs about twenty instructions on the GPU; this, two.
+    pub magic: [u32; MAX_DIMS],
+    pub shift: [u32; MAX_DIMS],
+}
+
+/// The fast division of `Strided::magic`: (magic, shift) for divisor `d` (CUTLASS's
+/// FastDivmod: exact for dividends and divisors below 2^31).
+pub const fn fast_divisor(d: u64) -> (u32, u32) {
+    if d <= 1 || d >= 1 << 31 {
+        return (0, 0);
+    }
+    let log2 = 64 - (d - 1).leading_zeros(); // ceil(log2 d)
+    let p = 31 + log2;
+    let magic = (((1u64 << p) + d - 1) / d) as u32;
+    (magic, p - 32)
 }
 
 impl<const NARGS: usize> Strided<NARGS> {
@@ -27,11 +44,60 @@ impl<const NARGS: usize> Strided<NARGS> {
     /// whole iteration fits, since 64-bit division costs several times more on the GPU.
     #[inline(always)]
     pub fn offsets(&self, i: u64) -> [i64; NARGS] {
-        if self.len <= u32::MAX as u64 {
-            self.offsets_in::<u32>(i as u32)
+        if self.len < 1 << 31 {
+            self.offsets_fast(i as u32)
         } else {
             self.offsets_in::<u64>(i)
         }
+    }
+
+    /// Launch arguments for `shape` (innermost first) and each operand's strides.
+    pub fn new(shape: &[u64], strides: [&[i64]; NARGS]) -> Option<Self> {
+        if shape.len() > MAX_DIMS {
+            return None;
+        }
+        let mut s = Strided {
+            len: 1,
+            ndim: shape.len() as u32,
+            _pad: 0,
+            shape: [1; MAX_DIMS],
+            strides: [[0; MAX_DIMS]; NARGS],
+            magic: [0; MAX_DIMS],
+            shift: [0; MAX_DIMS],
+        };
+        for (d, &n) in shape.iter().enumerate() {
+            s.shape[d] = n;
+            s.len *= n;
+            (s.magic[d], s.shift[d]) = fast_divisor(n);
+        }
+        for (k, st) in strides.iter().enumerate() {
+            s.strides[k][..st.len()].copy_from_slice(st);
+        }
+        Some(s)
+    }
+
+    /// `offsets` for iterations below 2^31 elements, dividing by multiplication.
+    #[inline(always)]
+    #[allow(unused_assignments)] // the last dimension's quotient is unused
+    fn offsets_fast(&self, i: u32) -> [i64; NARGS] {
+        let mut off = [0i64; NARGS];
+        let mut rem = i;
+        macro_rules! dim {
+            ($($d:literal)*) => { $(
+                if $d >= self.ndim as usize {
+                    return off;
+                }
+                let m = self.magic[$d];
+                let q = if m == 0 { rem } else { (((rem as u64) * (m as u64)) >> 32) as u32 >> self.shift[$d] };
+                let c = (rem - q * self.shape[$d] as u32) as i64;
+                rem = q;
+                for (k, o) in off.iter_mut().enumerate() {
+                    *o += c * self.strides[k][$d];
+                }
+            )* };
+        }
+        dim!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        off
     }
 
     /// The decomposition is unrolled by hand with constant dimension indices: a loop
@@ -97,19 +163,22 @@ mod tests {
     #[test]
     fn offsets_walk_a_transposed_view() {
         // A 3x4 C-contiguous array read as its 4x3 transpose: shape (4, 3), strides (1, 4).
-        let mut s = Strided::<1> {
-            len: 12,
-            ndim: 2,
-            _pad: 0,
-            shape: [0; MAX_DIMS],
-            strides: [[0; MAX_DIMS]],
-        };
-        s.shape[0] = 3; // innermost first
-        s.shape[1] = 4;
-        s.strides[0][0] = 4;
-        s.strides[0][1] = 1;
+        let s = Strided::<1>::new(&[3, 4], [&[4, 1]]).unwrap(); // innermost first
         let got: Vec<i64> = (0..12).map(|i| s.offsets(i)[0]).collect();
         let want: Vec<i64> = (0..4).flat_map(|r| (0..3).map(move |c| r + 4 * c)).collect();
         assert_eq!(got, want);
+        let slow: Vec<i64> = (0..12).map(|i| s.offsets_in::<u64>(i)[0]).collect();
+        assert_eq!(slow, want);
+    }
+
+    #[test]
+    fn fast_division_is_exact() {
+        for d in [1u64, 2, 3, 5, 7, 8, 31, 641, 8192, 65535, 1_000_003, (1 << 31) - 1] {
+            let (m, sh) = fast_divisor(d);
+            for n in [0u32, 1, 2, 6, 1000, 65536, 1 << 30, (1 << 31) - 1, 12345678] {
+                let q = if m == 0 { n } else { ((n as u64 * m as u64) >> 32) as u32 >> sh };
+                assert_eq!(q as u64, n as u64 / d, "{n} / {d}");
+            }
+        }
     }
 }

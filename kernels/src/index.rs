@@ -449,7 +449,6 @@ mod gpu_kernels {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::args::MAX_DIMS;
 
     #[test]
     fn indices_resolve_like_numpy() {
@@ -477,16 +476,7 @@ mod tests {
     #[test]
     fn unravel_gives_c_order_coordinates() {
         // Shape (2, 3, 4), stored innermost first.
-        let mut s = Strided::<1> {
-            len: 24,
-            ndim: 3,
-            _pad: 0,
-            shape: [1; MAX_DIMS],
-            strides: [[0; MAX_DIMS]],
-        };
-        s.shape[0] = 4;
-        s.shape[1] = 3;
-        s.shape[2] = 2;
+        let s = Strided::<1>::new(&[4, 3, 2], [&[0, 0, 0]]).unwrap();
         for e in 0..24u64 {
             let mut c = [0u64; 3];
             unravel(&s, e, |axis, v| c[axis] = v);
