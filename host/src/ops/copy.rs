@@ -2,7 +2,7 @@
 
 use cudarc::driver::result;
 
-use super::{BLOCK, arg, grid_for, strided_args};
+use super::{BLOCK, arg, elementwise_args, grid_for};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result, check};
@@ -44,7 +44,7 @@ pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
             )
         });
     }
-    let mut args = strided_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
+    let mut args = elementwise_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
     let (mut s, mut d) = (src.data_ptr(), dst.data_ptr());
     let f = device.kernels()?.copy(dst.dtype().itemsize());
     // SAFETY: (Strided<2>, src, dst) is the copy kernel's parameter list; both layouts
@@ -109,7 +109,7 @@ pub fn cast_into(src: &Array, dst: &Array) -> Result<()> {
             to,
         );
     }
-    let mut args = strided_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
+    let mut args = elementwise_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
     let (mut s, mut d) = (src.data_ptr(), dst.data_ptr());
     let f = kernels.cast(from, to, Variant::Strided);
     // SAFETY: (Strided<2>, src, dst) is the cast kernel's parameter list; both layouts fit.

@@ -9,7 +9,7 @@
 use std::ffi::c_void;
 
 use super::copy::{cast_into, check_out_shape, same_device};
-use super::{BLOCK, arg, grid_for, strided_args};
+use super::{BLOCK, arg, elementwise_args, grid_for};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
@@ -128,7 +128,7 @@ pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Resul
             launch_contig(device, f, x.data_ptr(), o, n, dtype, out_dtype)?;
         } else {
             let x = x.broadcast_to(target.shape())?;
-            let mut args = strided_args(
+            let mut args = elementwise_args(
                 target.shape(),
                 [&target.layout().strides, &x.layout().strides],
             )?;
@@ -309,7 +309,7 @@ fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) ->
             }
         };
         let (x, y) = (as_array(a)?, as_array(b)?);
-        let mut args = strided_args(
+        let mut args = elementwise_args(
             out.shape(),
             [
                 &out.layout().strides,

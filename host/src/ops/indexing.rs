@@ -282,16 +282,9 @@ pub fn nonzero(a: &Array) -> Result<Array> {
             a.ndim()
         )));
     }
-    let mut s = Strided::<1> {
-        len: a.size() as u64,
-        ndim: a.ndim() as u32,
-        _pad: 0,
-        shape: [1; MAX_DIMS],
-        strides: [[0; MAX_DIMS]],
-    };
-    for (d, &n) in a.shape().iter().rev().enumerate() {
-        s.shape[d] = n as u64;
-    }
+    let inner_first: Vec<u64> = a.shape().iter().rev().map(|&n| n as u64).collect();
+    let zeros = vec![0i64; a.ndim()];
+    let s = Strided::<1>::new(&inner_first, [&zeros]).expect("ndim checked above");
     compact(a, s, NONZERO_COORDS, a.ndim())
 }
 
@@ -396,32 +389,33 @@ fn read_u64s(a: &Array) -> Result<Vec<u64>> {
 }
 
 /// NumPy's `take(a, indices, axis)`: `a[..., indices, ...]` along `axis` (of the flattened
-/// array when `None`), always a new array.
+/// array when `None`), always a new array. Boolean indices count as 0 and 1 (NumPy casts
+/// them to integers safely).
 pub fn take(a: &Array, indices: &Array, axis: Option<isize>) -> Result<Array> {
-    check_index_dtype(indices)?;
-    if indices.dtype() == DType::Bool {
-        return Err(Error::Type(
-            "Cannot cast array data from dtype('bool') to dtype('int64') according to the rule 'safe'".into(),
-        ));
-    }
+    let indices = integer_indices(indices)?;
     let (src, axis) = match axis {
         None => (flat(a)?, 0),
         Some(ax) => (a.clone(), normalize_axis(ax, a.ndim())?),
     };
     let mut items = vec![Item::Basic(FULL); axis];
-    items.push(Item::Array(indices.clone()));
+    items.push(Item::Array(indices));
     getitem(&src, &items)
+}
+
+/// Indices of `take`/`put`: integers as they are, booleans as int64 0 and 1.
+fn integer_indices(indices: &Array) -> Result<Array> {
+    check_index_dtype(indices)?;
+    if indices.dtype() == DType::Bool {
+        astype(indices, DType::Int64)
+    } else {
+        Ok(indices.clone())
+    }
 }
 
 /// NumPy's `put(a, indices, values)`: `a.flat[indices] = values`, the values repeated
 /// when there are fewer of them than indices. `values` has `a`'s dtype.
 pub fn put(a: &Array, indices: &Array, values: &Array) -> Result<()> {
-    check_index_dtype(indices)?;
-    if indices.dtype() == DType::Bool {
-        return Err(Error::Type(
-            "Cannot cast array data from dtype('bool') to dtype('int64') according to the rule 'safe'".into(),
-        ));
-    }
+    let indices = &integer_indices(indices)?;
     let k = indices.size();
     if k == 0 || values.size() == 0 {
         return Ok(());

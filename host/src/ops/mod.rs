@@ -29,20 +29,17 @@ pub(crate) fn grid_for(device: &Device, work: u64) -> u32 {
 }
 
 /// Launch arguments for a strided kernel over `shape`, one stride list per operand (in
-/// elements, C order). The axes are walked in the first operand's memory order (the
-/// destination's, so its writes coalesce whatever its layout), merged where every operand
-/// allows, and handed to the kernel innermost first.
+/// elements, C order), walked in C order: for kernels whose output depends on the order
+/// (compaction). Axes are merged where every operand allows and handed to the kernel
+/// innermost first.
 pub(crate) fn strided_args<const N: usize>(
     shape: &[usize],
     strides: [&[isize]; N],
 ) -> Result<Strided<N>> {
-    let mut order: Vec<usize> = (0..shape.len()).collect();
-    order.sort_by_key(|&a| std::cmp::Reverse(strides[0][a].unsigned_abs()));
-    let permuted_shape: Vec<usize> = order.iter().map(|&a| shape[a]).collect();
-    let permuted: [Vec<isize>; N] = std::array::from_fn(|k| order.iter().map(|&a| strides[k][a]).collect());
-    let (shape, strides) = coalesce(&permuted_shape, std::array::from_fn(|k| permuted[k].as_slice()));
+    let (shape, strides) = coalesce(shape, strides);
     let inner_first: Vec<u64> = shape.iter().rev().map(|&n| n as u64).collect();
-    let strides: [Vec<i64>; N] = std::array::from_fn(|k| strides[k].iter().rev().map(|&s| s as i64).collect());
+    let strides: [Vec<i64>; N] =
+        std::array::from_fn(|k| strides[k].iter().rev().map(|&s| s as i64).collect());
     Strided::new(&inner_first, std::array::from_fn(|k| strides[k].as_slice())).ok_or_else(|| {
         Error::Value(format!(
             "gpupy's kernels take at most {MAX_DIMS} dimensions after merging contiguous axes, got {}; \
@@ -50,6 +47,21 @@ pub(crate) fn strided_args<const N: usize>(
             shape.len()
         ))
     })
+}
+
+/// `strided_args` for elementwise kernels, where each element is independent: the axes
+/// are walked in the first operand's memory order (the destination's), so its accesses
+/// coalesce whatever its layout (an F-ordered output is written in F order).
+pub(crate) fn elementwise_args<const N: usize>(
+    shape: &[usize],
+    strides: [&[isize]; N],
+) -> Result<Strided<N>> {
+    let mut order: Vec<usize> = (0..shape.len()).collect();
+    order.sort_by_key(|&a| std::cmp::Reverse(strides[0][a].unsigned_abs()));
+    let shape: Vec<usize> = order.iter().map(|&a| shape[a]).collect();
+    let permuted: [Vec<isize>; N] =
+        std::array::from_fn(|k| order.iter().map(|&a| strides[k][a]).collect());
+    strided_args(&shape, std::array::from_fn(|k| permuted[k].as_slice()))
 }
 
 /// A kernel parameter: a pointer to the value, as `cuLaunchKernel` wants it.
@@ -70,7 +82,7 @@ mod tests {
         assert_eq!(&a.strides[0][..2], &[1, 3]);
         assert_eq!(&a.strides[1][..2], &[4, 1]);
         // An F-ordered destination is walked in its own memory order.
-        let f = strided_args(&[4, 3], [&[1, 4], &[3, 1]]).unwrap();
+        let f = elementwise_args(&[4, 3], [&[1, 4], &[3, 1]]).unwrap();
         assert_eq!(&f.shape[..2], &[4, 3]);
         assert_eq!(&f.strides[0][..2], &[1, 4]);
         assert_eq!(&f.strides[1][..2], &[3, 1]);
