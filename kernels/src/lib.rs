@@ -17,6 +17,7 @@
 )]
 
 pub mod args;
+pub mod creation;
 pub mod dtype;
 pub mod gemm;
 pub mod index;

@@ -7,11 +7,13 @@
 mod broadcast;
 mod coalesce;
 mod index;
+mod reshape;
 mod order;
 
 pub use broadcast::broadcast_shapes;
 pub use coalesce::coalesce;
 pub use index::Index;
+pub use reshape::resolve_shape;
 
 use crate::error::{Error, Result};
 

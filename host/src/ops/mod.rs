@@ -4,6 +4,7 @@
 //! which holds because every `Array` layout fits its buffer (see `layout`).
 
 pub mod copy;
+pub mod creation;
 pub mod elementwise;
 pub mod fill;
 pub mod indexing;
