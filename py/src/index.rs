@@ -1,18 +1,12 @@
-//! Python index expressions (`a[1, ::-1, None, ...]`) as host `Index` lists.
+//! The basic entries of Python index expressions (`a[1, ::-1, None, ...]`) as host
+//! `Index` values; `indexing` splits keys into entries and handles the array ones.
 
 use gpupy_host::layout::Index;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyEllipsis, PySlice, PyTuple};
+use pyo3::types::{PyEllipsis, PySlice};
 
-pub fn parse(key: &Bound<'_, PyAny>) -> PyResult<Vec<Index>> {
-    match key.cast::<PyTuple>() {
-        Ok(items) => items.iter().map(|k| parse_one(&k)).collect(),
-        Err(_) => Ok(vec![parse_one(key)?]),
-    }
-}
-
-fn parse_one(k: &Bound<'_, PyAny>) -> PyResult<Index> {
+pub(crate) fn parse_one(k: &Bound<'_, PyAny>) -> PyResult<Index> {
     if k.is_none() {
         return Ok(Index::NewAxis);
     }
@@ -40,9 +34,9 @@ fn parse_one(k: &Bound<'_, PyAny>) -> PyResult<Index> {
     {
         return Ok(Index::Int(i));
     }
+    // NumPy's message (arrays and booleans are parsed in `indexing` before this).
     Err(PyIndexError::new_err(
-        "only integers, slices (`:`), ellipsis (`...`) and numpy.newaxis (`None`) are valid gpupy indices so far \
-         (integer and boolean array indexing is not implemented yet)",
+        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
     ))
 }
 

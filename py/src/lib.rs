@@ -5,6 +5,7 @@
 //! - `errors`: the error mapping and gpupy's own exception types;
 //! - `convert`: dtypes and NumPy arrays across the boundary;
 //! - `ndarray`: the array class, its attributes, indexing and operators;
+//! - `indexing`: integer and boolean array indices, `take`/`put`/`where`/`nonzero`;
 //! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
 //! - `operators`: Python's operators on arrays;
 //! - `math`: reductions and matrix products;
@@ -17,6 +18,7 @@ mod creation;
 mod cuda;
 mod errors;
 mod index;
+mod indexing;
 mod math;
 mod ndarray;
 mod operators;
@@ -28,6 +30,7 @@ use pyo3::prelude::*;
 fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     ndarray::register(m)?;
+    indexing::register(m)?;
     math::register(m)?;
     ufunc::register(m)?;
     creation::register(m)?;

@@ -10,7 +10,7 @@ use pyo3::types::PyTuple;
 
 use crate::convert::{from_numpy, numpy_dtype, to_dtype, to_numpy};
 use crate::errors::OrRaise;
-use crate::{index, math};
+use crate::{indexing, math};
 
 #[pyclass(name = "ndarray", module = "gpupy", frozen, weakref)]
 pub struct NdArray {
@@ -152,7 +152,10 @@ impl NdArray {
     }
 
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<NdArray>> {
-        NdArray::wrap(py, self.inner.index(&index::parse(key)?).or_raise()?)
+        match indexing::parse_key(py, key)? {
+            indexing::Key::Basic(idx) => NdArray::wrap(py, self.inner.index(&idx).or_raise()?),
+            indexing::Key::Advanced(items) => indexing::getitem(py, &self.inner, &items),
+        }
     }
 
     /// `a[key] = value` for a gpupy array, a NumPy array or a scalar value.
@@ -162,7 +165,13 @@ impl NdArray {
         key: &Bound<'_, PyAny>,
         value: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let dst = self.inner.index(&index::parse(key)?).or_raise()?;
+        let idx = match indexing::parse_key(py, key)? {
+            indexing::Key::Basic(idx) => idx,
+            indexing::Key::Advanced(items) => {
+                return indexing::setitem(py, &self.inner, &items, value);
+            }
+        };
+        let dst = self.inner.index(&idx).or_raise()?;
         let src = match value.cast::<NdArray>() {
             Ok(v) => v.get().inner.clone(),
             Err(_) => {

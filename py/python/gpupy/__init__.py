@@ -34,6 +34,7 @@ from gpupy._creation import array, asarray, asnumpy, empty, full, ones, zeros
 from gpupy import _math
 from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)
 from gpupy._math import _UFUNC_NAMES
+from gpupy._indexing import argwhere, compress, extract, flatnonzero, nonzero, put, take, where
 from gpupy.cuda.memory import MemoryPool, get_default_memory_pool
 from gpupy._logic import all, any  # noqa: A004 (NumPy's names)
 from gpupy import _array_api
@@ -73,6 +74,14 @@ __all__ = [
     "sum",
     "dot",
     "matmul",
+    "take",
+    "put",
+    "where",
+    "nonzero",
+    "argwhere",
+    "flatnonzero",
+    "compress",
+    "extract",
     "cuda",
     "any",
     "all",
