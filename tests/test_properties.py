@@ -33,7 +33,8 @@ def views(draw, shape):
 def values(dtype, shape):
     dt = np.dtype(dtype)
     if dt.kind == "f":
-        elems = st.floats(-100, 100, width=dt.itemsize * 8, allow_nan=True, allow_infinity=True)
+        finite = st.floats(-100, 100, width=dt.itemsize * 8)
+        elems = finite | st.sampled_from([np.nan, np.inf, -np.inf, -0.0])
     elif dt.kind == "c":
         elems = st.complex_numbers(max_magnitude=100, width=dt.itemsize * 8)
     else:

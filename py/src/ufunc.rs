@@ -184,6 +184,19 @@ fn resolve(
         .map(|d| to_dtype(py, d))
         .collect::<PyResult<_>>()?;
     let out = to_dtype(py, &loop_[kinds.len()])?;
+    if let (Op::Binary(b), [DType::Int64, DType::UInt64] | [DType::UInt64, DType::Int64]) =
+        (op, ins.as_slice())
+        && is_comparison(b)
+    {
+        // NumPy's exact int64/uint64 comparison loops (`qQ->?`): see `mixed_sign_comparison`.
+        let r = (MIXED_SIGN, DType::Bool);
+        RESOLVED
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert_with(HashMap::new)
+            .insert(key, r);
+        return Ok(r);
+    }
     if ins.iter().any(|d| *d != ins[0]) {
         return Err(PyTypeError::new_err(format!(
             "gpupy has no mixed-dtype kernel for {}({}); cast the operands to one dtype first",
@@ -249,6 +262,9 @@ fn apply(
             holders.push(gpupy_host::ops::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
         }
     }
+    if loop_dtype == MIXED_SIGN {
+        return mixed_sign_comparison(py, op, args, out);
+    }
     if let Some(r) = out_of_range_comparison(py, op, args, loop_dtype, out)? {
         return Ok(r);
     }
@@ -278,13 +294,127 @@ fn apply(
     }
 }
 
+/// Marks the int64-against-uint64 comparison loops in the resolution cache (a real loop
+/// dtype never compares to bool inputs with a bool output here).
+const MIXED_SIGN: DType = DType::Complex128;
+
+fn is_comparison(op: BinaryOp) -> bool {
+    use BinaryOp::*;
+    matches!(
+        op,
+        Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
+    )
+}
+
+/// `x op y` for an int64 and a uint64 operand, exactly (no float64 rounding): a negative
+/// int64 is below every uint64, and a non-negative one compares as a uint64. So the
+/// result is `sign_case | (y >= 0 & op(x, u64(y)))`-style compositions of existing kernels.
+fn mixed_sign_comparison(
+    py: Python<'_>,
+    op: Op,
+    args: &[Arg],
+    out: Option<&Array>,
+) -> PyResult<Array> {
+    use BinaryOp::*;
+    let Op::Binary(b) = op else {
+        unreachable!("only binary comparisons resolve to MIXED_SIGN")
+    };
+    let arrays: Vec<Array> = args
+        .iter()
+        .map(|a| match a {
+            Arg::Array(x) => Ok((*x).clone()),
+            Arg::Owned(x) => Ok(x.clone()),
+            Arg::Scalar(x, Kind::Strong(d)) => {
+                let s = scalar_of(py, x, *d)?;
+                gpupy_host::ops::fill::full(device::current().or_raise()?, &[], *d, s.bytes())
+                    .or_raise()
+            }
+            Arg::Scalar(..) => Err(PyTypeError::new_err(
+                "internal: weak scalar in a mixed-sign comparison",
+            )),
+        })
+        .collect::<PyResult<_>>()?;
+    // Normalize to (unsigned u, signed s) with the op mirrored when the signed one came first.
+    let (u, s, op) = if arrays[0].dtype() == DType::UInt64 {
+        (&arrays[0], &arrays[1], b)
+    } else {
+        let mirrored = match b {
+            Less => Greater,
+            LessEqual => GreaterEqual,
+            Greater => Less,
+            GreaterEqual => LessEqual,
+            other => other,
+        };
+        (&arrays[1], &arrays[0], mirrored)
+    };
+    let zero = Scalar::from_bytes(DType::Int64, &[0u8; 8]).or_raise()?;
+    // u OP s when s < 0: u is larger, so only >, >=, != hold.
+    let when_negative = matches!(op, Greater | GreaterEqual | NotEqual);
+    let s_as_u = gpupy_host::ops::copy::astype(s, DType::UInt64).or_raise()?;
+    let cmp = binary(
+        op,
+        DType::UInt64,
+        Operand::Array(u),
+        Operand::Array(&s_as_u),
+        None,
+    )
+    .or_raise()?;
+    let r = if when_negative {
+        let neg = binary(
+            Less,
+            DType::Int64,
+            Operand::Array(s),
+            Operand::Scalar(zero),
+            None,
+        )
+        .or_raise()?;
+        binary(
+            LogicalOr,
+            DType::Bool,
+            Operand::Array(&neg),
+            Operand::Array(&cmp),
+            out,
+        )
+        .or_raise()?
+    } else {
+        let nonneg = binary(
+            GreaterEqual,
+            DType::Int64,
+            Operand::Array(s),
+            Operand::Scalar(zero),
+            None,
+        )
+        .or_raise()?;
+        binary(
+            LogicalAnd,
+            DType::Bool,
+            Operand::Array(&nonneg),
+            Operand::Array(&cmp),
+            out,
+        )
+        .or_raise()?
+    };
+    Ok(r)
+}
+
 /// NumPy 2 defines comparisons of integer arrays with Python ints outside the dtype's
 /// range (`uint8_array < -1` is all False) rather than raising OverflowError: the answer
 /// is the same for every element, so it is a fill.
-fn out_of_range_comparison(py: Python<'_>, op: Op, args: &[Arg], dtype: DType, out: Option<&Array>) -> PyResult<Option<Array>> {
+fn out_of_range_comparison(
+    py: Python<'_>,
+    op: Op,
+    args: &[Arg],
+    dtype: DType,
+    out: Option<&Array>,
+) -> PyResult<Option<Array>> {
     use BinaryOp::*;
-    let Op::Binary(b @ (Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual)) = op else { return Ok(None) };
-    if !matches!(dtype.kind(), gpupy_host::dtype::Kind::Int | gpupy_host::dtype::Kind::UInt) {
+    let Op::Binary(b @ (Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual)) = op else {
+        return Ok(None);
+    };
+    if !matches!(
+        dtype.kind(),
+        gpupy_host::dtype::Kind::Int | gpupy_host::dtype::Kind::UInt
+    ) {
         return Ok(None);
     }
     let (array, scalar, scalar_first) = match args {
@@ -292,7 +422,9 @@ fn out_of_range_comparison(py: Python<'_>, op: Op, args: &[Arg], dtype: DType, o
         [other, Arg::Scalar(x, Kind::WeakInt)] => (other, x, false),
         _ => return Ok(None),
     };
-    let Some(array) = array.array() else { return Ok(None) };
+    let Some(array) = array.array() else {
+        return Ok(None);
+    };
     if scalar_of(py, scalar, dtype).is_ok() {
         return Ok(None);
     }
@@ -306,7 +438,8 @@ fn out_of_range_comparison(py: Python<'_>, op: Op, args: &[Arg], dtype: DType, o
         Less | LessEqual => array_less,
         _ => !array_less,
     };
-    let r = gpupy_host::ops::fill::full(array.device(), array.shape(), DType::Bool, &[value as u8]).or_raise()?;
+    let r = gpupy_host::ops::fill::full(array.device(), array.shape(), DType::Bool, &[value as u8])
+        .or_raise()?;
     match out {
         Some(o) => {
             gpupy_host::ops::copy::cast_into(&r, o).or_raise()?;
