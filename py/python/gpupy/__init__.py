@@ -103,3 +103,18 @@ __all__ = [
     "complex64",
     "complex128",
 ]
+
+# Dtype routines, and the array API functions computed on the host until their kernels land.
+from gpupy._dtypes import can_cast, finfo, iinfo, result_type  # noqa: E402
+from gpupy._host_fallbacks import (  # noqa: E402
+    cumulative_prod,
+    cumulative_sum,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+    vecdot,
+)
+
+__all__ += ["can_cast", "finfo", "iinfo", "result_type", "cumulative_prod", "cumulative_sum",
+            "unique_all", "unique_counts", "unique_inverse", "unique_values", "vecdot"]
