@@ -169,6 +169,13 @@ fn masked_fill(a: &Array, items: &[Item], value: &Array) -> Result<Option<()>> {
     if a.size() == 0 {
         return Ok(Some(()));
     }
+    // A mask inside `a` (`b[b] = False`, `b[b[::-1]] = True`) is read in full first: the
+    // select's threads would otherwise read elements that others write.
+    let mask = &if mask.shares_buffer(a) {
+        astype(mask, DType::Bool)?
+    } else {
+        mask.clone()
+    };
     let mut strides = mask.layout().strides.clone();
     strides.resize(a.ndim(), 0);
     let cond = mask.view(
@@ -276,15 +283,14 @@ pub fn nonzero(a: &Array) -> Result<Array> {
                 .into(),
         ));
     }
-    if a.ndim() > MAX_DIMS {
-        return Err(Error::Value(format!(
-            "gpupy's nonzero takes at most {MAX_DIMS} dimensions, got {}",
-            a.ndim()
-        )));
-    }
     let inner_first: Vec<u64> = a.shape().iter().rev().map(|&n| n as u64).collect();
     let zeros = vec![0i64; a.ndim()];
-    let s = Strided::<1>::new(&inner_first, [&zeros]).expect("ndim checked above");
+    let s = Strided::<1>::new(&inner_first, [&zeros]).ok_or_else(|| {
+        Error::Value(format!(
+            "gpupy's nonzero takes at most {MAX_DIMS} dimensions, got {}",
+            a.ndim()
+        ))
+    })?;
     compact(a, s, NONZERO_COORDS, a.ndim())
 }
 
