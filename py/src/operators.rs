@@ -90,6 +90,32 @@ unary_operators! {
     __invert__ => Invert;
 }
 
+/// `a ** b` and `divmod(a, b)` with the operands in the given order.
+fn power(
+    slf: &Bound<'_, NdArray>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    modulo: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let py = slf.py();
+    if modulo.is_some_and(|m| !m.is_none()) {
+        return Ok(py.NotImplemented());
+    }
+    Ok(or_not_implemented(
+        py,
+        operator(py, Op::Binary(BinaryOp::Power), &[a, b])?,
+    ))
+}
+
+fn divmod(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let q = operator(py, Op::Binary(BinaryOp::FloorDivide), &[a, b])?;
+    let r = operator(py, Op::Binary(BinaryOp::Remainder), &[a, b])?;
+    Ok(match (q, r) {
+        (Some(q), Some(r)) => (q, r).into_pyobject(py)?.into_any().unbind(),
+        _ => py.NotImplemented(),
+    })
+}
+
 #[pymethods]
 impl NdArray {
     fn __pow__(
@@ -97,28 +123,14 @@ impl NdArray {
         other: &Bound<'_, PyAny>,
         modulo: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        if modulo.is_some_and(|m| !m.is_none()) {
-            return Ok(py.NotImplemented());
-        }
-        Ok(or_not_implemented(
-            py,
-            operator(py, Op::Binary(BinaryOp::Power), &[slf.as_any(), other])?,
-        ))
+        power(slf, slf.as_any(), other, modulo)
     }
     fn __rpow__(
         slf: &Bound<'_, Self>,
         other: &Bound<'_, PyAny>,
         modulo: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        if modulo.is_some_and(|m| !m.is_none()) {
-            return Ok(py.NotImplemented());
-        }
-        Ok(or_not_implemented(
-            py,
-            operator(py, Op::Binary(BinaryOp::Power), &[other, slf.as_any()])?,
-        ))
+        power(slf, other, slf.as_any(), modulo)
     }
     fn __ipow__(
         slf: &Bound<'_, Self>,
@@ -128,29 +140,9 @@ impl NdArray {
         inplace(slf.py(), Op::Binary(BinaryOp::Power), slf, other)
     }
     fn __divmod__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        let q = operator(
-            py,
-            Op::Binary(BinaryOp::FloorDivide),
-            &[slf.as_any(), other],
-        )?;
-        let r = operator(py, Op::Binary(BinaryOp::Remainder), &[slf.as_any(), other])?;
-        Ok(match (q, r) {
-            (Some(q), Some(r)) => (q, r).into_pyobject(py)?.into_any().unbind(),
-            _ => py.NotImplemented(),
-        })
+        divmod(slf.py(), slf.as_any(), other)
     }
     fn __rdivmod__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        let q = operator(
-            py,
-            Op::Binary(BinaryOp::FloorDivide),
-            &[other, slf.as_any()],
-        )?;
-        let r = operator(py, Op::Binary(BinaryOp::Remainder), &[other, slf.as_any()])?;
-        Ok(match (q, r) {
-            (Some(q), Some(r)) => (q, r).into_pyobject(py)?.into_any().unbind(),
-            _ => py.NotImplemented(),
-        })
+        divmod(slf.py(), other, slf.as_any())
     }
 }

@@ -359,41 +359,28 @@ fn mixed_sign_comparison(
         None,
     )
     .or_raise()?;
-    let r = if when_negative {
-        let neg = binary(
-            Less,
-            DType::Int64,
-            Operand::Array(s),
-            Operand::Scalar(zero),
-            None,
-        )
-        .or_raise()?;
-        binary(
-            LogicalOr,
-            DType::Bool,
-            Operand::Array(&neg),
-            Operand::Array(&cmp),
-            out,
-        )
-        .or_raise()?
+    // when_negative: `s < 0 | cmp`; otherwise `s >= 0 & cmp`.
+    let (sign_test, combine) = if when_negative {
+        (Less, LogicalOr)
     } else {
-        let nonneg = binary(
-            GreaterEqual,
-            DType::Int64,
-            Operand::Array(s),
-            Operand::Scalar(zero),
-            None,
-        )
-        .or_raise()?;
-        binary(
-            LogicalAnd,
-            DType::Bool,
-            Operand::Array(&nonneg),
-            Operand::Array(&cmp),
-            out,
-        )
-        .or_raise()?
+        (GreaterEqual, LogicalAnd)
     };
+    let sign = binary(
+        sign_test,
+        DType::Int64,
+        Operand::Array(s),
+        Operand::Scalar(zero),
+        None,
+    )
+    .or_raise()?;
+    let r = binary(
+        combine,
+        DType::Bool,
+        Operand::Array(&sign),
+        Operand::Array(&cmp),
+        out,
+    )
+    .or_raise()?;
     Ok(r)
 }
 
