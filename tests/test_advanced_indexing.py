@@ -10,10 +10,9 @@ Assignments through repeated indices write an unspecified one of the values on t
 function of the destination.
 """
 
+import gpupy as gp
 import numpy as np
 import pytest
-
-import gpupy as gp
 from helpers import VIEW_FUNCS_2D, VIEW_IDS_2D, assert_equal_to_numpy, dtype_id, random_array
 
 pytestmark = pytest.mark.gpu
@@ -180,8 +179,19 @@ def test_mask_of_a_large_array_spans_many_blocks(rng):
 def test_getitem_scalar_booleans(rng):
     x = random_array(rng, (3, 4), np.float64)
     g = gp.asarray(x)
-    for key in [True, False, np.True_, np.False_, (0, True), (True, 1), (S(None), True, [0, 2]),
-                ([0, 1], True), (None, False), (Ellipsis, True), np.array(True)]:
+    for key in [
+        True,
+        False,
+        np.True_,
+        np.False_,
+        (0, True),
+        (True, 1),
+        (S(None), True, [0, 2]),
+        ([0, 1], True),
+        (None, False),
+        (Ellipsis, True),
+        np.array(True),
+    ]:
         check_get(x, key, g)
     assert_equal_to_numpy(g[gp.asarray(np.array(True))], x[np.array(True)])
     assert_equal_to_numpy(g[gp.asarray(np.array(False))], x[np.array(False)])
@@ -212,8 +222,12 @@ def random_advanced_key(rng, shape):
             parts.append(int(rng.integers(-5, 5)))
             axis += 1
         elif r < 0.45:
-            parts.append(slice(*[None if rng.uniform() < 0.4 else int(rng.integers(-5, 6)) for _ in range(2)],
-                               int(rng.choice([-2, -1, 1, 2]))))
+            parts.append(
+                slice(
+                    *[None if rng.uniform() < 0.4 else int(rng.integers(-5, 6)) for _ in range(2)],
+                    int(rng.choice([-2, -1, 1, 2])),
+                )
+            )
             axis += 1
         elif r < 0.85:
             ishape = [(3,), (2, 1), (1, 3), (), (2, 3)][int(rng.integers(0, 5))]
@@ -266,7 +280,7 @@ def test_random_advanced_keys(rng, shape):
 def test_index_errors_match_numpy(rng, key):
     x = random_array(rng, (5, 7), np.float32)
     g = gp.asarray(x)
-    want, exc = numpy_outcome(lambda: x[key])
+    _, exc = numpy_outcome(lambda: x[key])
     assert exc is not None
     etype = IndexError if isinstance(exc, IndexError) else (ValueError, TypeError, IndexError)
     with pytest.raises(etype) as got:
@@ -313,7 +327,14 @@ def test_setitem_scalars_and_broadcast_values(rng, dtype):
     x = random_array(rng, (4, 5, 6), dtype)
     g = gp.asarray(x)
     mask = rng.integers(0, 2, (4, 5)).astype(bool)
-    for key in [[2, 0], ([0, 3], S(None), [1, 5]), mask, (mask, Ellipsis), (S(None), mask[0]), np.ones((4, 5, 6), bool)]:
+    for key in [
+        [2, 0],
+        ([0, 3], S(None), [1, 5]),
+        mask,
+        (mask, Ellipsis),
+        (S(None), mask[0]),
+        np.ones((4, 5, 6), bool),
+    ]:
         sel_shape = x[key].shape
         values = [
             random_array(rng, (), dtype).item(),  # Python scalar
@@ -571,8 +592,19 @@ def test_where_dtypes_follow_numpy(rng):
     def d(a):
         return dev.get(id(a), a)
 
-    pairs = [(f32, 0.5), (0.5, f32), (i32, f32), (u8, 3), (f32, f64), (b, b), (c64, 1.5), (i32, u8),
-             (True, f32), (2, 3.5), (b, 7)]
+    pairs = [
+        (f32, 0.5),
+        (0.5, f32),
+        (i32, f32),
+        (u8, 3),
+        (f32, f64),
+        (b, b),
+        (c64, 1.5),
+        (i32, u8),
+        (True, f32),
+        (2, 3.5),
+        (b, 7),
+    ]
     for x, y in pairs:
         want = np.where(cond, x, y)
         assert_equal_to_numpy(gp.where(gcond, d(x), d(y)), want)
@@ -583,11 +615,17 @@ def test_where_dtypes_follow_numpy(rng):
 def test_where_broadcasts_and_tests_any_condition_dtype(rng):
     x = random_array(rng, (1, 5), np.float64)
     y = random_array(rng, (4, 1), np.float64)
-    for cond in [rng.integers(-2, 3, (4, 5)).astype(np.int32), rng.uniform(-1, 1, (4, 1)) > 0,
-                 random_array(rng, (5,), np.complex64), np.array(True)]:
+    for cond in [
+        rng.integers(-2, 3, (4, 5)).astype(np.int32),
+        rng.uniform(-1, 1, (4, 1)) > 0,
+        random_array(rng, (5,), np.complex64),
+        np.array(True),
+    ]:
         assert_equal_to_numpy(gp.where(gp.asarray(cond), gp.asarray(x), gp.asarray(y)), np.where(cond, x, y))
-    assert_equal_to_numpy(gp.where([True, False, True], 1.0, gp.asarray(np.arange(3.0))),
-                          np.where([True, False, True], 1.0, np.arange(3.0)))
+    assert_equal_to_numpy(
+        gp.where([True, False, True], 1.0, gp.asarray(np.arange(3.0))),
+        np.where([True, False, True], 1.0, np.arange(3.0)),
+    )
     with pytest.raises(ValueError):
         gp.where(gp.asarray(np.ones(3, bool)), gp.asarray(np.ones(4)), 0.0)
     with pytest.raises(ValueError):
@@ -645,8 +683,13 @@ def test_nonzero_of_0d_raises_and_argwhere_of_0d(rng):
 def test_compress_and_extract(rng, dtype):
     x = random_array(rng, (4, 5), dtype)
     g = gp.asarray(x)
-    for cond, axis in [([True, False, True], 0), ([0, 1, 1, 0, 1], 1), ([1, 0, 0, 1], None),
-                       (np.zeros(4, bool), 0), ([False, True], -1)]:
+    for cond, axis in [
+        ([True, False, True], 0),
+        ([0, 1, 1, 0, 1], 1),
+        ([1, 0, 0, 1], None),
+        (np.zeros(4, bool), 0),
+        ([False, True], -1),
+    ]:
         want = np.compress(cond, x, axis=axis)
         assert_equal_to_numpy(gp.compress(cond, g, axis=axis), want)
         assert_equal_to_numpy(g.compress(gp.asarray(np.asarray(cond)), axis=axis), want)
@@ -659,4 +702,6 @@ def test_compress_and_extract(rng, dtype):
     assert_equal_to_numpy(out, np.compress([0, 1, 0, 0, 1], x, axis=1))
     cond = random_array(rng, (4, 5), np.int32) % 3 == 0
     assert_equal_to_numpy(gp.extract(gp.asarray(cond), g), np.extract(cond, x))
-    assert_equal_to_numpy(gp.extract(gp.asarray(cond.astype(np.float32)), g.T), np.extract(cond.astype(np.float32), x.T))
+    assert_equal_to_numpy(
+        gp.extract(gp.asarray(cond.astype(np.float32)), g.T), np.extract(cond.astype(np.float32), x.T)
+    )

@@ -23,7 +23,7 @@ import numpy
 from gpupy import _gpupy
 from gpupy._gpupy import ndarray
 
-__all__ = ["take", "put", "where", "nonzero", "argwhere", "flatnonzero", "compress", "extract"]
+__all__ = ["argwhere", "compress", "extract", "flatnonzero", "nonzero", "put", "take", "where"]
 
 
 def _asarray(a):
