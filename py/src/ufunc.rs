@@ -139,15 +139,17 @@ fn numpy_ndarray(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 
 /// Resolved loops: (op, operand kinds, requested dtype) -> (loop input dtype, output dtype).
 type Key = (Op, [Option<Kind>; 2], Option<DType>);
-static RESOLVED: Mutex<Option<HashMap<Key, (DType, DType)>>> = Mutex::new(None);
+/// A resolved loop: input and output dtypes, or NumPy's int64/uint64 comparison loops
+/// (`qQ->?`), which gpupy composes from other kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Loop {
+    Same(DType, DType),
+    MixedSign,
+}
+static RESOLVED: Mutex<Option<HashMap<Key, Loop>>> = Mutex::new(None);
 
-/// NumPy's loop for these operands, as (input dtype, output dtype).
-fn resolve(
-    py: Python<'_>,
-    op: Op,
-    kinds: &[Kind],
-    dtype: Option<DType>,
-) -> PyResult<(DType, DType)> {
+/// NumPy's loop for these operands.
+fn resolve(py: Python<'_>, op: Op, kinds: &[Kind], dtype: Option<DType>) -> PyResult<Loop> {
     let key: Key = (op, [kinds.first().copied(), kinds.get(1).copied()], dtype);
     if let Some(r) = RESOLVED
         .lock()
@@ -189,7 +191,7 @@ fn resolve(
         && is_comparison(b)
     {
         // NumPy's exact int64/uint64 comparison loops (`qQ->?`): see `mixed_sign_comparison`.
-        let r = (MIXED_SIGN, DType::Bool);
+        let r = Loop::MixedSign;
         RESOLVED
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -216,7 +218,7 @@ fn resolve(
             out.name()
         )));
     }
-    let r = (ins[0], out);
+    let r = Loop::Same(ins[0], out);
     RESOLVED
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -249,7 +251,15 @@ fn apply(
     dtype: Option<DType>,
 ) -> PyResult<Array> {
     let kinds: Vec<Kind> = args.iter().map(Arg::kind).collect();
-    let (loop_dtype, out_dtype) = resolve(py, op, &kinds, dtype)?;
+    let (loop_dtype, out_dtype) = match resolve(py, op, &kinds, dtype)? {
+        Loop::Same(i, o) => (i, o),
+        Loop::MixedSign => {
+            if let Some(o) = out {
+                check_cast(py, op, DType::Bool, o.dtype())?;
+            }
+            return mixed_sign_comparison(py, op, args, out);
+        }
+    };
     if let Some(o) = out {
         check_cast(py, op, out_dtype, o.dtype())?;
     }
@@ -261,9 +271,6 @@ fn apply(
             let dev = device::current().or_raise()?;
             holders.push(gpupy_host::ops::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
         }
-    }
-    if loop_dtype == MIXED_SIGN {
-        return mixed_sign_comparison(py, op, args, out);
     }
     if let Some(r) = out_of_range_comparison(py, op, args, loop_dtype, out)? {
         return Ok(r);
@@ -294,10 +301,6 @@ fn apply(
     }
 }
 
-/// Marks the int64-against-uint64 comparison loops in the resolution cache (a real loop
-/// dtype never compares to bool inputs with a bool output here).
-const MIXED_SIGN: DType = DType::Complex128;
-
 fn is_comparison(op: BinaryOp) -> bool {
     use BinaryOp::*;
     matches!(
@@ -317,7 +320,9 @@ fn mixed_sign_comparison(
 ) -> PyResult<Array> {
     use BinaryOp::*;
     let Op::Binary(b) = op else {
-        unreachable!("only binary comparisons resolve to MIXED_SIGN")
+        return Err(PyTypeError::new_err(
+            "internal: a unary op resolved to a mixed-sign loop",
+        ));
     };
     let arrays: Vec<Array> = args
         .iter()

@@ -14,7 +14,7 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, Layout};
+use crate::layout::{Layout, broadcast_shapes};
 use crate::module::{BinaryOp, Function, UnaryOp, Variant, launch, no_loop};
 
 /// A scalar operand, already converted to the loop's dtype: its little-endian bytes.
@@ -114,9 +114,7 @@ pub fn binary(
 pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Result<Array> {
     let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
     let target = output(a.device(), a.shape(), out_dtype, out, Some(a.layout()))?;
-    let Input::Array(x) = prepare(Operand::Array(a), dtype, &target)? else {
-        unreachable!("an array stays an array")
-    };
+    let x = prepare_array(a, dtype, &target)?;
     let n = target.size() as u64;
     if n > 0 {
         let device = target.device();
@@ -159,31 +157,36 @@ enum Input {
 /// Casts an array to the loop dtype, and copies one that overlaps the output through a
 /// different view, so the result is as if every input were read before any write.
 fn prepare(x: Operand, dtype: DType, target: &Array) -> Result<Input> {
-    Ok(match x {
-        Operand::Scalar(s) if s.dtype == dtype => Input::Scalar(s),
-        Operand::Scalar(s) => {
-            return Err(Error::Type(format!(
-                "scalar of dtype {} given to a {} loop",
-                s.dtype.name(),
-                dtype.name()
-            )));
-        }
-        Operand::Array(arr) => {
-            let overlaps =
-                arr.shares_buffer(target) && arr.layout() != target.layout() && arr.size() > 0;
-            Input::Array(if arr.dtype() != dtype || overlaps {
-                super::copy::astype(arr, dtype)?
-            } else {
-                arr.clone()
-            })
-        }
-    })
+    match x {
+        Operand::Scalar(s) if s.dtype == dtype => Ok(Input::Scalar(s)),
+        Operand::Scalar(s) => Err(Error::Type(format!(
+            "scalar of dtype {} given to a {} loop",
+            s.dtype.name(),
+            dtype.name()
+        ))),
+        Operand::Array(arr) => Ok(Input::Array(prepare_array(arr, dtype, target)?)),
+    }
+}
+
+fn prepare_array(arr: &Array, dtype: DType, target: &Array) -> Result<Array> {
+    let overlaps = arr.shares_buffer(target) && arr.layout() != target.layout() && arr.size() > 0;
+    if arr.dtype() != dtype || overlaps {
+        super::copy::astype(arr, dtype)
+    } else {
+        Ok(arr.clone())
+    }
 }
 
 /// Where the kernel writes: `out` itself when it has the loop's dtype, else a new array
 /// laid out in the memory order of `like` (NumPy's order 'K': a transposed input gives a
 /// transposed-order output, and the op stays one flat pass over memory).
-fn output(device: &'static Device, shape: &[usize], dtype: DType, out: Option<&Array>, like: Option<&Layout>) -> Result<Array> {
+fn output(
+    device: &'static Device,
+    shape: &[usize],
+    dtype: DType,
+    out: Option<&Array>,
+    like: Option<&Layout>,
+) -> Result<Array> {
     let fresh = || match like {
         Some(l) if l.shape == shape => Array::empty_with(device, Layout::dense_like(l), dtype),
         _ => Array::empty(device, shape, dtype),
@@ -191,10 +194,16 @@ fn output(device: &'static Device, shape: &[usize], dtype: DType, out: Option<&A
     match out {
         Some(o) => {
             if o.device().id != device.id {
-                return Err(Error::Value("out= is on another device than the inputs".into()));
+                return Err(Error::Value(
+                    "out= is on another device than the inputs".into(),
+                ));
             }
             check_out_shape(o, shape)?;
-            if o.dtype() == dtype { Ok(o.clone()) } else { fresh() }
+            if o.dtype() == dtype {
+                Ok(o.clone())
+            } else {
+                fresh()
+            }
         }
         None => fresh(),
     }
@@ -214,7 +223,9 @@ fn finish(target: Array, out: Option<&Array>) -> Result<Array> {
 /// Whether `x` can be read pack by pack alongside `target`: same shape and strides, and
 /// together one dense block (C order, F order or any other axis order).
 fn packed(x: &Array, target: &Array) -> bool {
-    x.shape() == target.shape() && x.layout().strides == target.layout().strides && target.layout().is_dense()
+    x.shape() == target.shape()
+        && x.layout().strides == target.layout().strides
+        && target.layout().is_dense()
 }
 
 /// Launches a `(a, out, n)` kernel: unary `contig` and cast `contig`.
