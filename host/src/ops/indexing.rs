@@ -739,6 +739,16 @@ fn layout_plan<'a, A: IndexArray>(
             }
         }
     }
+    // NumPy's order of errors: too many indices, then boolean shapes, then ranges.
+    if consumed <= layout.ndim() {
+        for (at, _) in &found {
+            if let At::Mask(x, k, s) = at
+                && let Some(axes) = layout.shape.get(*s..*s + *k)
+            {
+                check_mask(x.index_shape(), axes, *s)?;
+            }
+        }
+    }
     let view = layout.index(&basic)?;
     let mut is_index_axis = vec![false; view.ndim()];
     let mut roles = Vec::with_capacity(found.len());
@@ -753,8 +763,7 @@ fn layout_plan<'a, A: IndexArray>(
                     src_axis: s,
                 }
             }
-            At::Mask(x, k, s) => {
-                check_mask(x.index_shape(), &view.shape[v..v + k], s)?;
+            At::Mask(x, k, _) => {
                 is_index_axis[v..v + k].fill(true);
                 Role::Mask {
                     array: x,
@@ -1038,6 +1047,141 @@ mod tests {
         Vec<KeyItem<Host>>,
         Result<(Vec<usize>, Vec<i64>)>,
     );
+
+    /// Random keys (ints, slices, integer arrays of broadcastable shapes, masks, `None`,
+    /// `...`; many invalid) from `random_advanced_key` in tests/test_advanced_indexing.py,
+    /// applied by NumPy 2 to `np.arange(size).reshape(shape)`: values, shapes and the exact
+    /// IndexError, including which error NumPy reports first.
+    #[test]
+    fn random_keys_match_numpy() {
+        let cases: Vec<Case> = vec![
+        (&[5], vec![], vec![ints(&[3], &[0, 0, 1]), N], Ok((vec![3, 1], vec![0, 0, 1]))),
+        (&[5], vec![], vec![mask(&[5], &[0, 0, 0, 0, 1])], Ok((vec![1], vec![4]))),
+        (&[5], vec![], vec![mask(&[5], &[1, 1, 0, 0, 1]), E], Ok((vec![3], vec![0, 1, 4]))),
+        (&[5], vec![], vec![i(0), N, sl(None, None, Some(2))], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![ints(&[2, 1], &[-2, -3]), N, sl(Some(1), Some(-2), Some(1))], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![ints(&[1, 3], &[-1, -1, 3]), N, mask(&[2], &[1, 0]), N], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![mask(&[5], &[1, 1, 0, 1, 0]), i(-4), N, E], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![sl(Some(-3), None, Some(-1))], Ok((vec![3], vec![2, 1, 0]))),
+        (&[5], vec![], vec![sl(None, Some(2), Some(-1)), N], Ok((vec![2, 1], vec![4, 3]))),
+        (&[5], vec![], vec![sl(None, Some(2), Some(2)), i(2), N, E], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![mask(&[5], &[1, 0, 0, 0, 0]), E], Ok((vec![1], vec![0]))),
+        (&[5], vec![], vec![mask(&[5], &[1, 0, 0, 1, 1]), i(-2)], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![sl(Some(3), Some(5), Some(-1)), i(4)], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![i(-3)], Ok((vec![], vec![2]))),
+        (&[5], vec![], vec![E, ints(&[1, 3], &[3, -3, 0])], Ok((vec![1, 3], vec![3, 2, 0]))),
+        (&[5], vec![], vec![sl(None, Some(-5), Some(2)), E, ints(&[3], &[3, 3, 3])], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![sl(None, Some(-5), Some(1)), i(1), E, N], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![i(2), i(-3)], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![i(-1), sl(None, None, Some(-2))], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![i(2)], Ok((vec![], vec![2]))),
+        (&[5], vec![], vec![E, ints(&[1, 3], &[-2, 2, 1])], Ok((vec![1, 3], vec![3, 2, 1]))),
+        (&[5], vec![], vec![E, i(-3)], Ok((vec![], vec![2]))),
+        (&[5], vec![], vec![E, sl(Some(2), None, Some(-2))], Ok((vec![2], vec![2, 0]))),
+        (&[5], vec![], vec![ints(&[2, 3], &[2, 3, -2, 2, -1, 1]), i(3)], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![i(0), i(-5)], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![sl(Some(-3), None, Some(2))], Ok((vec![2], vec![2, 4]))),
+        (&[5], vec![], vec![sl(Some(-2), Some(2), Some(-2)), sl(Some(-4), Some(0), Some(-2)), N], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[5], vec![], vec![sl(Some(-2), None, Some(1))], Ok((vec![2], vec![3, 4]))),
+        (&[5], vec![], vec![i(-5), N], Ok((vec![1], vec![0]))),
+        (&[5], vec![], vec![ints(&[1, 3], &[3, 3, 3]), i(-3)], Err(Error::Index(r#"too many indices for array: array is 1-dimensional, but 2 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![i(2)], Ok((vec![6], vec![12, 13, 14, 15, 16, 17]))),
+        (&[4, 6], vec![], vec![mask(&[4], &[0, 0, 1, 0]), sl(Some(2), None, Some(2)), sl(None, Some(4), Some(-2))], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![i(1), ints(&[2, 3], &[-1, -1, -4, 3, -2, 3]), sl(None, None, Some(1))], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![i(-5), sl(Some(3), None, Some(2)), N, i(-2)], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![sl(None, Some(-4), Some(-1)), sl(None, Some(-3), Some(2))], Ok((vec![3, 2], vec![18, 20, 12, 14, 6, 8]))),
+        (&[4, 6], vec![], vec![ints(&[3], &[1, -2, -2]), E, sl(Some(-3), None, Some(-2))], Ok((vec![3, 2], vec![9, 7, 15, 13, 15, 13]))),
+        (&[4, 6], vec![], vec![i(-3), ints(&[1, 3], &[-3, -4, -2])], Ok((vec![1, 3], vec![9, 8, 10]))),
+        (&[4, 6], vec![], vec![E, ints(&[1, 3], &[1, 0, 3])], Ok((vec![4, 1, 3], vec![1, 0, 3, 7, 6, 9, 13, 12, 15, 19, 18, 21]))),
+        (&[4, 6], vec![], vec![ints(&[1, 3], &[-2, 0, 1]), i(-1)], Ok((vec![1, 3], vec![17, 5, 11]))),
+        (&[4, 6], vec![], vec![i(-4)], Ok((vec![6], vec![0, 1, 2, 3, 4, 5]))),
+        (&[4, 6], vec![], vec![ints(&[2, 1], &[-2, -2]), E, N, sl(None, None, Some(-2)), ints(&[2, 1], &[-3, -4])], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![sl(None, Some(4), Some(1)), sl(None, Some(-4), Some(2))], Ok((vec![4, 1], vec![0, 6, 12, 18]))),
+        (&[4, 6], vec![], vec![mask(&[4], &[0, 1, 1, 1])], Ok((vec![3, 6], vec![6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]))),
+        (&[4, 6], vec![], vec![sl(Some(-5), Some(-3), Some(2)), N], Ok((vec![1, 1, 6], vec![0, 1, 2, 3, 4, 5]))),
+        (&[4, 6], vec![], vec![E, mask(&[4], &[1, 1, 0, 1])], Err(Error::Index(r#"boolean index did not match indexed array along axis 1; size of axis is 6 but size of corresponding boolean axis is 4"#.into()))),
+        (&[4, 6], vec![], vec![sl(None, Some(5), Some(-2))], Ok((vec![0, 6], vec![]))),
+        (&[4, 6], vec![], vec![sl(None, None, Some(1)), i(-1), N, i(1)], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![i(-2), E, sl(Some(-2), Some(-4), Some(1))], Ok((vec![0], vec![]))),
+        (&[4, 6], vec![], vec![i(-4), ints(&[3], &[2, -4, -4])], Ok((vec![3], vec![2, 2, 2]))),
+        (&[4, 6], vec![], vec![sl(Some(1), Some(-2), Some(-2)), E, i(3)], Ok((vec![0], vec![]))),
+        (&[4, 6], vec![], vec![i(0), i(2), i(2)], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![mask(&[4], &[1, 1, 1, 0]), ints(&[3], &[3, 1, -2]), sl(None, Some(3), Some(-1))], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![sl(Some(1), Some(2), Some(2)), E, mask(&[6], &[1, 1, 0, 1, 1, 0]), ints(&[2, 3], &[1, -1, -2, -1, 3, 3])], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![mask(&[4], &[1, 1, 1, 0])], Ok((vec![3, 6], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]))),
+        (&[4, 6], vec![], vec![i(0), N, ints(&[2, 3], &[1, -2, 2, 2, 2, 0])], Ok((vec![2, 3, 1], vec![1, 4, 2, 2, 2, 0]))),
+        (&[4, 6], vec![], vec![sl(Some(-3), Some(-5), Some(-1)), i(0), i(-3), E], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[4, 6], vec![], vec![sl(None, None, Some(-2)), N, sl(None, Some(2), Some(2))], Ok((vec![2, 1, 1], vec![18, 6]))),
+        (&[4, 6], vec![], vec![mask(&[4], &[0, 0, 0, 0])], Ok((vec![0, 6], vec![]))),
+        (&[4, 6], vec![], vec![mask(&[4], &[0, 0, 0, 1])], Ok((vec![1, 6], vec![18, 19, 20, 21, 22, 23]))),
+        (&[4, 6], vec![], vec![i(2), sl(None, Some(3), Some(-1)), sl(None, None, Some(1))], Err(Error::Index(r#"too many indices for array: array is 2-dimensional, but 3 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![E, ints(&[2, 3], &[3, -2, -2, -1, 0, 1])], Ok((vec![3, 4, 2, 3], vec![3, 3, 3, 4, 0, 1, 8, 8, 8, 9, 5, 6, 13, 13, 13, 14, 10, 11, 18, 18, 18, 19, 15, 16, 23, 23, 23, 24, 20, 21, 28, 28, 28, 29, 25, 26, 33, 33, 33, 34, 30, 31, 38, 38, 38, 39, 35, 36, 43, 43, 43, 44, 40, 41, 48, 48, 48, 49, 45, 46, 53, 53, 53, 54, 50, 51, 58, 58, 58, 59, 55, 56]))),
+        (&[3, 4, 5], vec![], vec![sl(Some(5), Some(-3), Some(-1))], Ok((vec![2, 4, 5], vec![40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39]))),
+        (&[3, 4, 5], vec![], vec![sl(Some(4), None, Some(1)), sl(Some(2), Some(2), Some(1)), mask(&[5], &[1, 0, 1, 0, 1]), N], Ok((vec![0, 0, 3, 1], vec![]))),
+        (&[3, 4, 5], vec![], vec![E, ints(&[3], &[-3, -1, 1])], Ok((vec![3, 4, 3], vec![2, 4, 1, 7, 9, 6, 12, 14, 11, 17, 19, 16, 22, 24, 21, 27, 29, 26, 32, 34, 31, 37, 39, 36, 42, 44, 41, 47, 49, 46, 52, 54, 51, 57, 59, 56]))),
+        (&[3, 4, 5], vec![], vec![sl(Some(5), Some(2), Some(-2)), ints(&[1, 3], &[1, 0, -2]), sl(None, Some(2), Some(-2)), ints(&[2, 3], &[3, 0, -1, 3, -4, -4])], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![ints(&[1, 3], &[2, 2, -3]), mask(&[4], &[0, 1, 1, 1])], Ok((vec![1, 3, 5], vec![45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 15, 16, 17, 18, 19]))),
+        (&[3, 4, 5], vec![], vec![E, mask(&[3], &[1, 1, 0]), ints(&[2, 3], &[2, 2, -2, 2, -4, 0]), sl(Some(3), Some(-5), Some(1))], Err(Error::Index(r#"shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (2,3) "#.into()))),
+        (&[3, 4, 5], vec![], vec![i(-2), mask(&[4], &[1, 0, 1, 1])], Ok((vec![3, 5], vec![20, 21, 22, 23, 24, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39]))),
+        (&[3, 4, 5], vec![], vec![sl(None, None, Some(-2)), mask(&[4], &[0, 0, 0, 0]), i(3), N, i(-3), E], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![ints(&[2, 3], &[0, -1, 0, -1, 0, 1]), sl(Some(-3), None, Some(-2)), ints(&[3], &[-4, -3, -4]), i(1)], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![E, sl(None, Some(-3), Some(-2)), ints(&[1, 3], &[-3, 3, 3])], Ok((vec![3, 1, 1, 3], vec![17, 18, 18, 37, 38, 38, 57, 58, 58]))),
+        (&[3, 4, 5], vec![], vec![E, sl(None, Some(4), Some(-1)), N, i(1)], Ok((vec![3, 0, 1], vec![]))),
+        (&[3, 4, 5], vec![], vec![sl(Some(-4), None, Some(2)), i(-5), N], Err(Error::Index(r#"index -5 is out of bounds for axis 1 with size 4"#.into()))),
+        (&[3, 4, 5], vec![], vec![E, ints(&[1, 3], &[3, -4, -3]), ints(&[2, 3], &[3, -3, 2, 1, 0, -1]), sl(None, Some(2), Some(2)), mask(&[2], &[1, 0])], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![i(0)], Ok((vec![4, 5], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]))),
+        (&[3, 4, 5], vec![], vec![sl(None, Some(-2), Some(1)), i(3), sl(None, None, Some(1)), i(-2)], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![mask(&[3], &[1, 0, 1]), sl(Some(0), None, Some(1)), i(0), sl(Some(2), Some(-1), Some(2))], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![i(-2), E, sl(None, Some(2), Some(-1)), ints(&[3], &[-4, 0, -4])], Ok((vec![3, 1], vec![36, 35, 36]))),
+        (&[3, 4, 5], vec![], vec![i(-2), N, sl(None, Some(-4), Some(-1)), N], Ok((vec![1, 3, 1, 5], vec![35, 36, 37, 38, 39, 30, 31, 32, 33, 34, 25, 26, 27, 28, 29]))),
+        (&[3, 4, 5], vec![], vec![E, sl(None, None, Some(-1)), mask(&[4], &[0, 1, 1, 0])], Err(Error::Index(r#"boolean index did not match indexed array along axis 2; size of axis is 5 but size of corresponding boolean axis is 4"#.into()))),
+        (&[3, 4, 5], vec![], vec![ints(&[3], &[0, 2, -1]), sl(Some(2), Some(-1), Some(-2))], Ok((vec![3, 0, 5], vec![]))),
+        (&[3, 4, 5], vec![], vec![i(-5), mask(&[4], &[1, 0, 1, 1]), ints(&[2, 3], &[-1, 1, 3, -1, -4, -3]), sl(Some(-3), Some(0), Some(2))], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![sl(Some(-1), Some(-2), Some(2))], Ok((vec![0, 4, 5], vec![]))),
+        (&[3, 4, 5], vec![], vec![E, ints(&[2, 3], &[-1, 2, 1, -3, 0, -4])], Ok((vec![3, 4, 2, 3], vec![4, 2, 1, 2, 0, 1, 9, 7, 6, 7, 5, 6, 14, 12, 11, 12, 10, 11, 19, 17, 16, 17, 15, 16, 24, 22, 21, 22, 20, 21, 29, 27, 26, 27, 25, 26, 34, 32, 31, 32, 30, 31, 39, 37, 36, 37, 35, 36, 44, 42, 41, 42, 40, 41, 49, 47, 46, 47, 45, 46, 54, 52, 51, 52, 50, 51, 59, 57, 56, 57, 55, 56]))),
+        (&[3, 4, 5], vec![], vec![i(2), mask(&[4], &[1, 1, 0, 1])], Ok((vec![3, 5], vec![40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 55, 56, 57, 58, 59]))),
+        (&[3, 4, 5], vec![], vec![i(-3), mask(&[4], &[1, 0, 1, 1]), ints(&[2, 1], &[-2, -3]), sl(Some(-5), Some(-3), Some(-1))], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![i(4), i(-1), ints(&[2, 3], &[-3, -1, 0, 1, -1, 0])], Err(Error::Index(r#"index 4 is out of bounds for axis 0 with size 3"#.into()))),
+        (&[3, 4, 5], vec![], vec![sl(Some(2), Some(4), Some(-2)), ints(&[1, 3], &[-3, -2, -1]), ints(&[2, 1], &[-3, -2]), i(-1)], Err(Error::Index(r#"too many indices for array: array is 3-dimensional, but 4 were indexed"#.into()))),
+        (&[3, 4, 5], vec![], vec![ints(&[3], &[-4, 3, 1]), N, sl(None, Some(-1), Some(1)), E, sl(None, None, Some(2))], Err(Error::Index(r#"index -4 is out of bounds for axis 0 with size 3"#.into()))),
+        (&[3, 4, 5], vec![], vec![i(2), N, i(-1), i(2)], Ok((vec![1], vec![57]))),
+        (&[2, 3, 2, 4], vec![], vec![i(0), ints(&[2, 1], &[-2, -1]), i(-1)], Ok((vec![2, 1, 4], vec![12, 13, 14, 15, 20, 21, 22, 23]))),
+        (&[2, 3, 2, 4], vec![], vec![E, i(-2), sl(Some(1), Some(3), Some(2))], Ok((vec![2, 3, 1], vec![1, 9, 17, 25, 33, 41]))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[2, 3], &[1, 0, -2, -2, -1, -1])], Ok((vec![2, 3, 3, 2, 4], vec![24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47]))),
+        (&[2, 3, 2, 4], vec![], vec![i(1)], Ok((vec![3, 2, 4], vec![24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47]))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[1, 3], &[0, 0, -1]), sl(Some(4), None, Some(-1)), ints(&[3], &[-3, -2, 2]), ints(&[3], &[-4, -3, -3])], Err(Error::Index(r#"index -3 is out of bounds for axis 2 with size 2"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[3], &[-2, 0, -1]), N, sl(None, None, Some(-2)), sl(None, Some(-5), Some(2)), ints(&[1, 3], &[3, 1, 3])], Ok((vec![1, 3, 1, 2, 0], vec![]))),
+        (&[2, 3, 2, 4], vec![], vec![i(-1), sl(Some(-5), Some(5), Some(-2)), N, i(0)], Ok((vec![0, 1, 4], vec![]))),
+        (&[2, 3, 2, 4], vec![], vec![i(1), N, i(1), ints(&[2, 3], &[-3, 0, 2, 0, -3, -1]), sl(Some(1), Some(-1), Some(2)), ints(&[2, 3], &[-1, 3, 2, -4, 1, -4])], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![sl(None, Some(-2), Some(-2)), mask(&[3], &[1, 1, 1]), sl(Some(-4), Some(2), Some(-1)), sl(None, None, Some(-1)), sl(Some(2), Some(-1), Some(2))], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![mask(&[2], &[0, 0]), sl(Some(-5), Some(4), Some(-1)), N, sl(None, Some(1), Some(-1))], Ok((vec![0, 0, 1, 0, 4], vec![]))),
+        (&[2, 3, 2, 4], vec![], vec![sl(None, Some(-1), Some(-2)), E, i(2)], Ok((vec![0, 3, 2], vec![]))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[2, 3], &[3, -1, 1, 2, -3, 2]), mask(&[3], &[1, 0, 1]), i(0), i(-3), sl(Some(4), None, Some(-2))], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![i(0), E, i(1)], Ok((vec![3, 2], vec![1, 5, 9, 13, 17, 21]))),
+        (&[2, 3, 2, 4], vec![], vec![i(-2), ints(&[2, 1], &[-4, 1]), N, E], Err(Error::Index(r#"index -4 is out of bounds for axis 1 with size 3"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![i(2), sl(Some(1), Some(4), Some(-2))], Err(Error::Index(r#"index 2 is out of bounds for axis 0 with size 2"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[3], &[-2, 0, -4])], Err(Error::Index(r#"index -4 is out of bounds for axis 0 with size 2"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[1, 3], &[0, 3, -1]), mask(&[3], &[0, 0, 0]), sl(None, Some(1), Some(2)), i(-1), E, i(-4)], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[3], &[2, -1, 1]), ints(&[2, 3], &[2, 2, 2, -1, -4, -2]), ints(&[1, 3], &[3, 2, -2]), sl(Some(-3), None, Some(1)), mask(&[2], &[1, 1])], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![sl(Some(5), None, Some(2)), sl(None, None, Some(2)), ints(&[2, 3], &[3, 2, -3, 1, 2, -2])], Err(Error::Index(r#"index 3 is out of bounds for axis 2 with size 2"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[2, 3], &[3, 2, 2, -1, 0, -1]), ints(&[2, 3], &[1, 1, 1, -4, 1, -2])], Err(Error::Index(r#"index 3 is out of bounds for axis 0 with size 2"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![E, sl(Some(-5), Some(4), Some(2))], Ok((vec![2, 3, 2, 2], vec![0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46]))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[2, 3], &[-2, -4, 1, -4, 1, -3]), i(3), i(-2), N, ints(&[2, 1], &[1, -2]), N], Err(Error::Index(r#"index 3 is out of bounds for axis 1 with size 3"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![mask(&[2], &[1, 0]), N], Ok((vec![1, 1, 3, 2, 4], vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[3], &[3, 3, -1]), i(-1), i(-1), E, ints(&[3], &[-2, -4, -4]), sl(Some(-1), Some(1), Some(-1))], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[1, 3], &[-1, -2, -4]), mask(&[3], &[1, 1, 0]), sl(None, None, Some(-2)), ints(&[1, 3], &[3, 0, -2]), mask(&[2], &[1, 1])], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![mask(&[2], &[1, 1]), N, ints(&[2, 1], &[-3, 1]), ints(&[2, 3], &[-1, 3, -2, -4, -4, -4]), sl(Some(-5), None, Some(-1))], Err(Error::Index(r#"shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (2,1) (2,3) "#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![ints(&[1, 3], &[-3, -4, -4]), E, sl(None, Some(-3), Some(-1))], Err(Error::Index(r#"index -3 is out of bounds for axis 0 with size 2"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![sl(None, Some(-3), Some(-1)), ints(&[2, 3], &[3, -3, 2, -3, 3, 2]), ints(&[2, 3], &[2, -1, 3, 2, 3, -1]), sl(Some(2), None, Some(-2)), sl(Some(-4), Some(4), Some(-2))], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![i(2), mask(&[3], &[1, 1, 0]), E, i(-1)], Err(Error::Index(r#"index 2 is out of bounds for axis 0 with size 2"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![sl(Some(2), None, Some(-2)), N, E, mask(&[3], &[0, 0, 0])], Err(Error::Index(r#"boolean index did not match indexed array along axis 3; size of axis is 4 but size of corresponding boolean axis is 3"#.into()))),
+        (&[2, 3, 2, 4], vec![], vec![sl(None, None, Some(-1)), N, ints(&[2, 3], &[-4, -3, 0, -4, 2, -4]), i(4), i(3), N, E, ints(&[3], &[2, -4, -3])], Err(Error::Index(r#"too many indices for array: array is 4-dimensional, but 5 were indexed"#.into()))),
+        ];
+        for (shape, _, key, want) in cases {
+            let got = cpu_getitem(&Layout::contiguous(shape), &key);
+            assert_eq!(got, want, "shape {shape:?}, key of {} entries", key.len());
+        }
+    }
 
     /// `np.arange(size).reshape(shape)[view][key]` from NumPy 2 (generated), against the
     /// planner: the values are buffer offsets, so equal values mean the same elements.
