@@ -40,7 +40,8 @@ def _check_mode(mode):
 def _normalize_axis(axis, ndim):
     axis = operator.index(axis)
     if not -ndim <= axis < ndim:
-        raise numpy.exceptions.AxisError(axis, ndim)
+        exceptions = getattr(numpy, "exceptions", numpy)  # NumPy < 1.25 has numpy.AxisError
+        raise exceptions.AxisError(axis, ndim)
     return axis % ndim if ndim else axis
 
 
