@@ -983,7 +983,8 @@ mod tests {
     fn cpu_getitem(layout: &Layout, items: &[KeyItem<Host>]) -> Result<(Vec<usize>, Vec<i64>)> {
         let lp = layout_plan(layout, items)?;
         // (shape, values, extent, stride, raw, axis) per index array, as `plan` builds them.
-        let mut ixs: Vec<(Vec<usize>, Vec<i64>, usize, isize, bool, usize)> = Vec::new();
+        type HostIndex = (Vec<usize>, Vec<i64>, usize, isize, bool, usize);
+        let mut ixs: Vec<HostIndex> = Vec::new();
         for role in &lp.roles {
             ixs.push(match role {
                 Role::Ints {
