@@ -10,6 +10,8 @@
 //! - `operators`: Python's operators on arrays;
 //! - `math`: reductions and matrix products;
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
+//! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
+//!   and the array methods and attributes beyond the basics;
 //! - `cuda`: devices, events and the memory pool (CuPy's `cupy.cuda` names).
 
 mod array_api;
@@ -19,8 +21,10 @@ mod cuda;
 mod errors;
 mod index;
 mod indexing;
+mod manipulation;
 mod math;
 mod ndarray;
+mod ndarray_methods;
 mod operators;
 mod ufunc;
 
@@ -34,6 +38,8 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     math::register(m)?;
     ufunc::register(m)?;
     creation::register(m)?;
+    manipulation::register(m)?;
+    ndarray_methods::register(m)?;
     cuda::register(m)?;
     Ok(())
 }

@@ -31,6 +31,9 @@ from numpy import (  # dtypes are NumPy's own objects, so dtype=np.float32 and g
 from gpupy import cuda
 from gpupy._gpupy import ndarray
 from gpupy._creation import array, asarray, asnumpy, empty, full, ones, zeros
+from gpupy import _creation, _manipulation
+from gpupy._creation import *  # noqa: F401,F403  (creation routines)
+from gpupy._manipulation import *  # noqa: F401,F403  (shape manipulation, joins, splits)
 from gpupy import _math
 from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)
 from gpupy._math import _UFUNC_NAMES
@@ -118,3 +121,5 @@ from gpupy._host_fallbacks import (  # noqa: E402
 
 __all__ += ["can_cast", "finfo", "iinfo", "result_type", "cumulative_prod", "cumulative_sum",
             "unique_all", "unique_counts", "unique_inverse", "unique_values", "vecdot"]
+
+__all__ += [n for n in _creation.__all__ + _manipulation.__all__ if n not in __all__]
