@@ -264,10 +264,16 @@ impl Layout {
         }
         let (n1, n2) = (self.shape[a1] as isize, self.shape[a2] as isize);
         let (s1, s2) = (self.strides[a1], self.strides[a2]);
-        let (len, start) = if offset >= 0 {
-            ((n1.min(n2 - offset)).max(0), offset * s2)
+        // (length, axis and steps to the first element); the offset is applied only to a
+        // non-empty diagonal, whose first element exists.
+        let (len, start_axis, steps) = if offset >= 0 {
+            (n1.min(n2.saturating_sub(offset)).max(0), s2, offset)
         } else {
-            ((n2.min(n1 + offset)).max(0), -offset * s1)
+            (
+                n2.min(n1.saturating_add(offset)).max(0),
+                s1,
+                offset.saturating_neg(),
+            )
         };
         let mut l = Layout {
             shape: vec![],
@@ -281,7 +287,7 @@ impl Layout {
         l.shape.push(len as usize);
         l.strides.push(s1 + s2);
         if l.size() > 0 {
-            l.offset = (self.offset as isize + start) as usize;
+            l.offset = (self.offset as isize + steps * start_axis) as usize;
         }
         Ok(l)
     }
@@ -510,6 +516,8 @@ mod tests {
         assert_eq!(offsets(&l.diagonal(-1, 0, 1).unwrap()), vec![4, 9]);
         assert_eq!(l.diagonal(9, 0, 1).unwrap().shape, vec![0]);
         assert_eq!(l.diagonal(-9, 0, 1).unwrap().shape, vec![0]);
+        assert_eq!(l.diagonal(isize::MAX, 0, 1).unwrap().shape, vec![0]);
+        assert_eq!(l.diagonal(isize::MIN, 0, 1).unwrap().shape, vec![0]);
         assert_eq!(offsets(&l.diagonal(0, 1, 0).unwrap()), vec![0, 5, 10]);
         let b = Layout::contiguous(&[2, 3, 3]).diagonal(0, 1, 2).unwrap();
         assert_eq!(offsets(&b), vec![0, 4, 8, 9, 13, 17]);
