@@ -33,11 +33,17 @@ impl Array {
     /// An uninitialized array with a dense layout at offset 0 (any axis order).
     pub fn empty_with(device: &'static Device, layout: Layout, dtype: DType) -> Result<Array> {
         if layout.offset != 0 || !layout.is_dense() {
-            return Err(Error::Value("empty_with needs a dense layout at offset 0".into()));
+            return Err(Error::Value(
+                "empty_with needs a dense layout at offset 0".into(),
+            ));
         }
         let size = checked_size(&layout.shape, dtype)?;
         let buffer = Pool::alloc(device, size * dtype.itemsize())?;
-        Ok(Array { buffer: Arc::new(buffer), layout, dtype })
+        Ok(Array {
+            buffer: Arc::new(buffer),
+            layout,
+            dtype,
+        })
     }
 
     /// A view of the same buffer with another layout (and possibly another dtype of the

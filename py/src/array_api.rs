@@ -11,11 +11,17 @@ use crate::ndarray::NdArray;
 impl NdArray {
     /// The array's namespace: the `gpupy` module.
     #[pyo3(signature = (*, api_version = None))]
-    fn __array_namespace__(&self, py: Python<'_>, api_version: Option<&str>) -> PyResult<Py<PyAny>> {
+    fn __array_namespace__(
+        &self,
+        py: Python<'_>,
+        api_version: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
         if let Some(v) = api_version
             && !matches!(v, "2021.12" | "2022.12" | "2023.12" | "2024.12")
         {
-            return Err(PyValueError::new_err(format!("gpupy does not implement array API version {v}")));
+            return Err(PyValueError::new_err(format!(
+                "gpupy does not implement array API version {v}"
+            )));
         }
         Ok(py.import("gpupy")?.into_any().unbind())
     }
@@ -23,7 +29,11 @@ impl NdArray {
     /// The array on `device`: itself when it is already there (gpupy moves data between
     /// GPUs only through the host so far, which this refuses to do implicitly).
     #[pyo3(signature = (device, /, *, stream = None))]
-    fn to_device(slf: &Bound<'_, Self>, device: &Bound<'_, PyAny>, stream: Option<&Bound<'_, PyAny>>) -> PyResult<Py<NdArray>> {
+    fn to_device(
+        slf: &Bound<'_, Self>,
+        device: &Bound<'_, PyAny>,
+        stream: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<NdArray>> {
         let _ = stream;
         let id: usize = match device.getattr("id") {
             Ok(i) => i.extract()?,

@@ -109,7 +109,11 @@ pub fn matmul_operator(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Py<NdArray>>> {
-    let scalar = |v: &Bound<'_, PyAny>| v.is_instance_of::<pyo3::types::PyInt>() || v.is_instance_of::<pyo3::types::PyFloat>() || v.is_instance_of::<pyo3::types::PyComplex>();
+    let scalar = |v: &Bound<'_, PyAny>| {
+        v.is_instance_of::<pyo3::types::PyInt>()
+            || v.is_instance_of::<pyo3::types::PyFloat>()
+            || v.is_instance_of::<pyo3::types::PyComplex>()
+    };
     if scalar(a) || scalar(b) {
         // NumPy: matmul takes no scalars.
         let i = if scalar(a) { 0 } else { 1 };

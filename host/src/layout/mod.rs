@@ -7,8 +7,8 @@
 mod broadcast;
 mod coalesce;
 mod index;
-mod reshape;
 mod order;
+mod reshape;
 
 pub use broadcast::broadcast_shapes;
 pub use coalesce::coalesce;
