@@ -38,7 +38,9 @@ def test_mandelbrot_matches_numpy():
     s = gp.asnumpy(s_gp)
     finite = np.isfinite(s_np)
     np.testing.assert_array_equal(np.isfinite(s), finite)
-    np.testing.assert_allclose(s[finite], s_np[finite], rtol=1e-12)
+    # After 40 iterations of a chaotic map, one rounding difference (NumPy 2 multiplies
+    # complex numbers with FMA in its SIMD loops) grows to ~1e-10 in points that stay bounded.
+    np.testing.assert_allclose(s[finite], s_np[finite], rtol=1e-8)
 
 
 def C_dtype_is_complex128():

@@ -140,7 +140,13 @@ fn host_index_array<'py>(py: Python<'py>, k: &Bound<'py, PyAny>) -> PyResult<Bou
         let intp = py.import("numpy")?.getattr("intp")?;
         return arr.call_method1("astype", (intp,));
     }
-    Err(not_an_index_array())
+    if k.is_instance(numpy_attr(py, &NP_NDARRAY, "ndarray")?)? {
+        return Err(not_an_index_array());
+    }
+    // A list or tuple of non-integers is no index sequence at all to NumPy.
+    Err(PyIndexError::new_err(
+        "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices",
+    ))
 }
 
 /// An index argument of `take`/`put` as a device array (any integer dtype).
