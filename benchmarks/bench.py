@@ -146,22 +146,23 @@ def main():
     side = 8192
     m = rng.random((side, side), dtype=np.float32)
     v = rng.random(side, dtype=np.float32)
-    gm, gv = gp.asarray(m), gp.asarray(v)
+    m2 = rng.random((side, side), dtype=np.float32)
+    gm, gv, gm2 = gp.asarray(m), gp.asarray(v), gp.asarray(m2)
     cases = [
         ("(8192,8192) + (8192,) broadcast", lambda: gm + gv, 2 * 4 * side * side + 4 * side),
-        ("a.T + a.T (transposed views)", lambda: gm.T + gm.T, 3 * 4 * side * side),
+        ("a.T + b.T (transposed views)", lambda: gm.T + gm2.T, 3 * 4 * side * side),
         ("a.T + a (mixed layouts)", lambda: gm.T + gm, 3 * 4 * side * side),
     ]
     for name, gfn, nbytes in cases:
         g = gpu_ms(gp, gfn, warm, reps)
         row(name, g, None, None, nbytes / g / 1e6, "GB/s", copy_gbs)
     if cp is not None:
-        cm, cv = cp.asarray(m), cp.asarray(v)
-        for (name, _, nbytes), cfn in zip(cases, [lambda: cm + cv, lambda: cm.T + cm.T, lambda: cm.T + cm]):
+        cm, cv, cm2 = cp.asarray(m), cp.asarray(v), cp.asarray(m2)
+        for (name, _, nbytes), cfn in zip(cases, [lambda: cm + cv, lambda: cm.T + cm2.T, lambda: cm.T + cm]):
             r = next(r for r in rows if r["case"] == name)
             r["cupy_ms"] = gpu_ms(cp, cfn, warm, reps)
-        del cm, cv
-    del gm, gv, m, v
+        del cm, cv, cm2
+    del gm, gv, gm2, m, v, m2
 
     # Matrix products: 2 n^3 FLOPs.
     for size, dtype in [(1024, np.float32), (4096, np.float32), (4096, np.float64)]:
