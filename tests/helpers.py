@@ -30,6 +30,19 @@ ALL_DTYPES = [
     np.complex128,
 ]
 
+# One dtype of each kind and width class, for suites that sweep dtypes without needing all.
+SAMPLE_DTYPES = [
+    np.bool_,
+    np.int8,
+    np.int64,
+    np.uint16,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.complex64,
+    np.complex128,
+]
+
 # Relative tolerance of one elementwise float operation, per dtype.
 ELEMENTWISE_RTOL = {np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-12}
 

@@ -12,6 +12,7 @@ from numpy.testing import assert_array_equal
 
 import gpupy as gp
 from helpers import (
+    SAMPLE_DTYPES,
     VIEW_FUNCS_1D,
     VIEW_FUNCS_2D,
     VIEW_IDS_1D,
@@ -25,17 +26,7 @@ from helpers import (
 
 pytestmark = pytest.mark.gpu
 
-DTYPES = [
-    np.bool_,
-    np.int8,
-    np.int64,
-    np.uint16,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.complex64,
-    np.complex128,
-]
+DTYPES = SAMPLE_DTYPES
 
 
 def pair(rng, shape, dtype=np.float64):

@@ -13,6 +13,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 import gpupy as gp
 from helpers import (
+    SAMPLE_DTYPES,
     VIEW_FUNCS_2D,
     VIEW_IDS_2D,
     assert_equal_to_numpy,
@@ -23,17 +24,7 @@ from helpers import (
 
 pytestmark = pytest.mark.gpu
 
-DTYPES = [
-    np.bool_,
-    np.int8,
-    np.int64,
-    np.uint16,
-    np.float16,
-    np.float32,
-    np.float64,
-    np.complex64,
-    np.complex128,
-]
+DTYPES = SAMPLE_DTYPES
 NUMERIC = [d for d in DTYPES if d is not np.bool_]
 
 
