@@ -265,12 +265,12 @@ fn apply(
     }
     // Operands as the host takes them; with no array at all, the first becomes 0-d.
     let mut holders: Vec<Array> = Vec::new();
-    if args.iter().all(|a| a.array().is_none()) {
-        if let Arg::Scalar(x, _) = &args[0] {
-            let s = scalar_of(py, x, loop_dtype)?;
-            let dev = device::current().or_raise()?;
-            holders.push(gpupy_host::ops::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
-        }
+    if args.iter().all(|a| a.array().is_none())
+        && let Arg::Scalar(x, _) = &args[0]
+    {
+        let s = scalar_of(py, x, loop_dtype)?;
+        let dev = device::current().or_raise()?;
+        holders.push(gpupy_host::ops::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
     }
     if let Some(r) = out_of_range_comparison(py, op, args, loop_dtype, out)? {
         return Ok(r);
