@@ -2,7 +2,7 @@
 
 use cudarc::driver::result;
 
-use super::{BLOCK, arg, elementwise_args, grid_for};
+use super::{BLOCK, arg, elementwise_args, elementwise_grid};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result, check};
@@ -52,7 +52,7 @@ pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
     unsafe {
         launch(
             f,
-            (grid_for(device, args.len), 1, 1),
+            (elementwise_grid(device, args.len), 1, 1),
             BLOCK,
             0,
             &mut [arg(&mut args), arg(&mut s), arg(&mut d)],
@@ -116,7 +116,7 @@ pub fn cast_into(src: &Array, dst: &Array) -> Result<()> {
     unsafe {
         launch(
             f,
-            (grid_for(device, args.len), 1, 1),
+            (elementwise_grid(device, args.len), 1, 1),
             BLOCK,
             0,
             &mut [arg(&mut args), arg(&mut s), arg(&mut d)],

@@ -9,7 +9,7 @@
 use std::ffi::c_void;
 
 use super::copy::{cast_into, check_out_shape, same_device};
-use super::{BLOCK, arg, elementwise_args, grid_for};
+use super::{BLOCK, arg, elementwise_args, elementwise_grid};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
@@ -137,7 +137,7 @@ pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Resul
             unsafe {
                 launch(
                     f,
-                    (grid_for(device, args.len), 1, 1),
+                    (elementwise_grid(device, args.len), 1, 1),
                     BLOCK,
                     0,
                     &mut [arg(&mut args), arg(&mut xp), arg(&mut o)],
@@ -244,7 +244,7 @@ pub(crate) fn launch_contig(
     unsafe {
         launch(
             f,
-            (grid_for(device, n.div_ceil(lanes)), 1, 1),
+            (elementwise_grid(device, n.div_ceil(lanes)), 1, 1),
             BLOCK,
             0,
             &mut [arg(&mut a), arg(&mut o), arg(&mut n)],
@@ -268,7 +268,7 @@ fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) ->
     let mut scalar_first: u32 = matches!(a, Input::Scalar(_)) as u32;
     if is_packed(&a) && is_packed(&b) {
         let lanes = (16 / dtype.itemsize().max(out.dtype().itemsize())).max(1) as u64;
-        let grid = (grid_for(device, n.div_ceil(lanes)), 1, 1);
+        let grid = (elementwise_grid(device, n.div_ceil(lanes)), 1, 1);
         let mut n = n;
         match (a, b) {
             (Input::Array(x), Input::Array(y)) => {
@@ -335,7 +335,7 @@ fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) ->
         unsafe {
             launch(
                 f,
-                (grid_for(device, args.len), 1, 1),
+                (elementwise_grid(device, args.len), 1, 1),
                 BLOCK,
                 0,
                 &mut [arg(&mut args), arg(&mut xp), arg(&mut yp), arg(&mut o)],

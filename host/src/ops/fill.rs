@@ -2,7 +2,7 @@
 
 use cudarc::driver::result;
 
-use super::{BLOCK, arg, grid_for};
+use super::{BLOCK, arg, elementwise_grid};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
@@ -53,7 +53,7 @@ pub fn fill(out: &Array, value: &[u8]) -> Result<()> {
     unsafe {
         launch(
             f,
-            (grid_for(device, n.div_ceil(16 / itemsize as u64)), 1, 1),
+            (elementwise_grid(device, n.div_ceil(16 / itemsize as u64)), 1, 1),
             BLOCK,
             0,
             &mut [arg(&mut ptr), arg(&mut n), arg(&mut v)],

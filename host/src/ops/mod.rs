@@ -29,6 +29,15 @@ pub(crate) fn grid_for(device: &Device, work: u64) -> u32 {
     work.div_ceil(BLOCK as u64).clamp(1, full) as u32
 }
 
+/// Blocks for an elementwise kernel over `work` items: one item per thread up to 32
+/// waves of a full GPU. A grid of exactly one full wave loses a large tail whenever a
+/// kernel's registers allow fewer resident blocks than assumed (6 of 8 per SM leaves a
+/// second wave a third full); with many small blocks the tail is a few percent at most.
+pub(crate) fn elementwise_grid(device: &Device, work: u64) -> u32 {
+    let waves = device.props.multi_processor_count.max(1) as u64 * (2048 / BLOCK as u64) * 32;
+    work.div_ceil(BLOCK as u64).clamp(1, waves) as u32
+}
+
 /// Launch arguments for a strided kernel over `shape`, one stride list per operand (in
 /// elements, C order), walked in C order: for kernels whose output depends on the order
 /// (compaction). Axes are merged where every operand allows and handed to the kernel
