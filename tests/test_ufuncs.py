@@ -249,3 +249,28 @@ def test_math_helpers(rng):
         compare(gp.around(gx, d), np.around(x, d), f"around {d}")
     compare(gp.clip(gx, -10, 20), np.clip(x, -10, 20), "clip")
     compare(gp.clip(gx, None, 5.0), np.clip(x, None, 5.0), "clip upper")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.complex64, np.uint16], ids=dtype_id)
+@pytest.mark.parametrize("name", ["add", "subtract", "less", "maximum"])
+def test_row_broadcast_and_sliced_rows(rng, name, dtype):
+    """Rows contiguous or repeated in every operand take the packed rows kernel; rows
+    that do not hold whole aligned packs fall back to the strided one. Both must agree
+    with NumPy."""
+    f, nf = getattr(gp, name), getattr(np, name)
+    for rows, cols in [(37, 64), (5, 48), (9, 33), (1, 128), (130, 16)]:
+        m = random_array(rng, (rows, cols + 16), dtype)
+        v = random_array(rng, (cols,), dtype)
+        c = random_array(rng, (rows, 1), dtype)
+        gm, gv, gc = gp.asarray(m), gp.asarray(v), gp.asarray(c)
+        for gcall, ncall in [
+            (lambda: f(gm[:, :cols], gv), lambda: nf(m[:, :cols], v)),  # row vector, sliced rows
+            (lambda: f(gv, gm[:, 16:]), lambda: nf(v, m[:, 16:])),  # rows starting off alignment
+            (lambda: f(gm[:, :cols], gc), lambda: nf(m[:, :cols], c)),  # column vector
+            (lambda: f(gc, gv), lambda: nf(c, v)),  # outer
+            (lambda: f(gm[::2, :cols], gm[1::2, 8 : cols + 8][: (rows // 2)] if rows > 1 else gm[:1, :cols]),
+             lambda: nf(m[::2, :cols], m[1::2, 8 : cols + 8][: (rows // 2)] if rows > 1 else m[:1, :cols])),
+        ]:
+            want, exc = numpy_outcome(ncall)
+            if exc is None:
+                compare(gcall(), want, name)

@@ -79,6 +79,8 @@ gpupy_kernels::for_each_float_dtype!(float_dtype_table);
 pub enum Variant {
     Vv,
     Vs,
+    /// Binary ops over rows contiguous or broadcast in every operand (`args::Rows`).
+    Rows,
     Contig,
     Strided,
 }
@@ -86,8 +88,8 @@ pub enum Variant {
 const NDTYPES: usize = DType::ALL.len();
 
 pub struct Kernels {
-    /// `binary[op][dtype]`: (vv, vs, strided) where the loop exists.
-    binary: Vec<[Option<[Function; 3]>; NDTYPES]>,
+    /// `binary[op][dtype]`: (vv, vs, strided, rows) where the loop exists.
+    binary: Vec<[Option<[Function; 4]>; NDTYPES]>,
     /// `unary[op][dtype]`: (contig, strided) where the loop exists.
     unary: Vec<[Option<[Function; 2]>; NDTYPES]>,
     /// `cast[from][to]`: (contig, strided).
@@ -139,13 +141,14 @@ impl Kernels {
         let stem = |op: &str, d: DType, v: &str| format!("gpupy_{op}_{}_{v}", dtype_name(d));
         let mut binary = Vec::new();
         for &op in BinaryOp::ALL {
-            let mut row: [Option<[Function; 3]>; NDTYPES] = [None; NDTYPES];
+            let mut row: [Option<[Function; 4]>; NDTYPES] = [None; NDTYPES];
             for d in op.inputs() {
                 let n = op.name();
                 row[d as usize] = Some([
                     get(stem(n, d, "vv"))?,
                     get(stem(n, d, "vs"))?,
                     get(stem(n, d, "strided"))?,
+                    get(stem(n, d, "rows"))?,
                 ]);
             }
             binary.push(row);
@@ -240,6 +243,7 @@ impl Kernels {
         Ok(match variant {
             Variant::Vv => fs[0],
             Variant::Vs => fs[1],
+            Variant::Rows => fs[3],
             _ => fs[2],
         })
     }

@@ -39,6 +39,40 @@ pub const fn fast_divisor(d: u64) -> (u32, u32) {
     (magic, p - 32)
 }
 
+/// A 2-D iteration whose rows are contiguous (or one repeated value) in every operand:
+/// `out[r, c] = f(a[r, c], b[r, c])` with `c` stepping by 1 (or 0, broadcast) in the
+/// inputs and by 1 in the output. Rows are walked in packs of 16 bytes, which strided
+/// kernels cannot do: a row-broadcast add runs like a contiguous one.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rows {
+    pub rows: u64,
+    /// Packs per row (the row length over the pack size; the host only launches rows
+    /// that hold whole, aligned packs).
+    pub packs: u64,
+    /// `fast_divisor(packs)`, used when `rows * packs < 2^31`.
+    pub magic: u32,
+    pub shift: u32,
+    /// Row strides in elements: (out, a, b).
+    pub row_stride: [i64; 3],
+    /// Column steps of (a, b): 1, or 0 for a value repeated along the row.
+    pub col_step: [u32; 2],
+}
+
+impl Rows {
+    /// (row, first pack of the row) of pack index `j`.
+    #[inline(always)]
+    pub fn split(&self, j: u64) -> (u64, u64) {
+        let total = self.rows * self.packs;
+        let row = if total < 1 << 31 {
+            if self.magic == 0 { j } else { ((j * self.magic as u64) >> 32) >> self.shift }
+        } else {
+            j / self.packs.max(1)
+        };
+        (row, j - row * self.packs)
+    }
+}
+
 impl<const NARGS: usize> Strided<NARGS> {
     /// Element offsets of linear index `i` for every operand. 32-bit division when the
     /// whole iteration fits, since 64-bit division costs several times more on the GPU.
@@ -169,6 +203,17 @@ mod tests {
         assert_eq!(got, want);
         let slow: Vec<i64> = (0..12).map(|i| s.offsets_in::<u64>(i)[0]).collect();
         assert_eq!(slow, want);
+    }
+
+    #[test]
+    fn rows_split_pack_indices() {
+        for packs in [1u64, 3, 2048, 1000] {
+            let (magic, shift) = fast_divisor(packs);
+            let r = Rows { rows: 7, packs, magic, shift, row_stride: [0; 3], col_step: [1, 0] };
+            for j in 0..7 * packs {
+                assert_eq!(r.split(j), (j / packs, j % packs));
+            }
+        }
     }
 
     #[test]

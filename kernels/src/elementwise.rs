@@ -11,7 +11,7 @@
 //! `cast_*` converts between every pair of dtypes; `copy_*` and `fill_*` move bits of one
 //! item size and serve every dtype of that size.
 
-use crate::args::Strided;
+use crate::args::{Rows, Strided};
 use crate::dtype::{c128, c64, lanes, load_pack, map_pack, store_pack, Cast};
 use crate::gpu::grid_stride;
 use crate::ops::{self, BinaryOp, UnaryOp};
@@ -102,6 +102,55 @@ unsafe fn unary_contig<T: Copy, O: UnaryOp<T>, const N: usize>(a: *const T, out:
     }
     // SAFETY: forwarded contract; the second operand repeats the first.
     unsafe { binary_contig::<T, Lift<O>, N>(Operand::Array(a), Operand::Array(a), out, n) }
+}
+
+/// `out[r, c] = O(a[r, c], b[r, c])` over rows that are contiguous or broadcast in each
+/// input (see `args::Rows`), a pack of `N` elements per step. Which inputs are contiguous
+/// is uniform for a launch, so the loop is chosen once: each variant has its packs in
+/// registers (a pack that is either loaded or repeated would be a phi of arrays, which
+/// LLVM leaves in local memory for complex types).
+///
+/// # Safety
+/// The host checked that every row lies inside its allocation and that every pointer
+/// and row start is aligned to its pack; `(a, b)` are not both broadcast.
+#[inline(always)]
+unsafe fn binary_rows<T: Copy, O: BinaryOp<T>, const N: usize>(r: &Rows, a: *const T, b: *const T, out: *mut O::Out) {
+    // SAFETY: forwarded contract.
+    unsafe {
+        match (r.col_step[0] != 0, r.col_step[1] != 0) {
+            (true, true) => rows_loop::<T, O, N, true, true>(r, a, b, out),
+            (true, false) => rows_loop::<T, O, N, true, false>(r, a, b, out),
+            _ => rows_loop::<T, O, N, false, true>(r, a, b, out),
+        }
+    }
+}
+
+/// The loop of `binary_rows` with the inputs' kinds fixed: `CA`/`CB` contiguous rows,
+/// else one value per row.
+#[inline(always)]
+unsafe fn rows_loop<T: Copy, O: BinaryOp<T>, const N: usize, const CA: bool, const CB: bool>(
+    r: &Rows,
+    a: *const T,
+    b: *const T,
+    out: *mut O::Out,
+) {
+    let (start, stride) = grid_stride();
+    let total = r.rows * r.packs;
+    let mut j = start;
+    while j < total {
+        let (row, pack) = r.split(j);
+        let col = (pack * N as u64) as isize;
+        let row = row as isize;
+        // SAFETY: rows and packs are aligned and in bounds per the host's check.
+        unsafe {
+            let pa = a.offset(row * r.row_stride[1] as isize);
+            let pb = b.offset(row * r.row_stride[2] as isize);
+            let x: [T; N] = if CA { load_pack::<T, N>(pa.offset(col)) } else { [*pa; N] };
+            let y: [T; N] = if CB { load_pack::<T, N>(pb.offset(col)) } else { [*pb; N] };
+            store_pack::<O::Out, N>(out.offset(row * r.row_stride[0] as isize + col), map_pack(x, y, O::apply));
+        }
+        j += stride;
+    }
 }
 
 /// `out[..] = O(a[..], b[..])` over any strides; operands in `s.strides` are (out, a, b).
@@ -203,6 +252,11 @@ macro_rules! binary_entry {
             unsafe extern "ptx-kernel" fn strided(s: Strided<3>, a: *const $ty, b: *const $ty, out: *mut Out) {
                 // SAFETY: the host checked every offset against the allocations.
                 unsafe { binary_strided::<$ty, ops::$Op>(&s, a, b, out) }
+            }
+            #[unsafe(export_name = concat!("gpupy_", stringify!($op), "_", stringify!($ty), "_rows"))]
+            unsafe extern "ptx-kernel" fn rows(r: Rows, a: *const $ty, b: *const $ty, out: *mut Out) {
+                // SAFETY: the host checked rows, alignment and bounds.
+                unsafe { binary_rows::<$ty, ops::$Op, N>(&r, a, b, out) }
             }
         };
     };

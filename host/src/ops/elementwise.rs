@@ -11,6 +11,7 @@ use std::ffi::c_void;
 use super::copy::{cast_into, check_out_shape, same_device};
 use super::{BLOCK, arg, elementwise_args, elementwise_grid};
 use crate::array::Array;
+use gpupy_kernels::args::{Rows, Strided, fast_divisor};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -329,6 +330,14 @@ fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) ->
             ],
         )?;
         let (mut xp, mut yp) = (x.data_ptr(), y.data_ptr());
+        if let Some(mut rows) = rows_args(&args, [o, xp, yp], [out.dtype().itemsize(), dtype.itemsize()]) {
+            let f = kernels.binary(op, dtype, Variant::Rows)?;
+            let grid = elementwise_grid(device, rows.rows * rows.packs);
+            // SAFETY: (Rows, a, b, out) is the rows parameter list. `rows_args` only accepts
+            // rows that are whole aligned packs of the same iteration `args` describes,
+            // whose offsets lie inside the buffers (every layout fits its buffer).
+            return unsafe { launch(f, (grid, 1, 1), BLOCK, 0, &mut [arg(&mut rows), arg(&mut xp), arg(&mut yp), arg(&mut o)]) };
+        }
         let f = kernels.binary(op, dtype, Variant::Strided)?;
         // SAFETY: (Strided<3>, a, b, out) is the strided parameter list; every layout
         // fits its buffer, so all offsets from `args` are in bounds.
@@ -342,4 +351,43 @@ fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) ->
             )
         }
     }
+}
+
+/// The `Rows` form of a strided iteration, when it has one: at most two dimensions after
+/// merging, the output contiguous along the inner one, each input contiguous (step 1) or
+/// repeated (step 0) along it, and every row a whole number of aligned 16-byte packs
+/// (`ptrs` are (out, a, b); `sizes` the output's and the inputs' item sizes).
+fn rows_args(s: &Strided<3>, ptrs: [u64; 3], sizes: [usize; 2]) -> Option<Rows> {
+    let lanes = (16 / sizes[0].max(sizes[1])).max(1) as u64;
+    let (inner, rows) = match s.ndim {
+        1 => (s.shape[0], 1),
+        2 => (s.shape[0], s.shape[1]),
+        _ => return None,
+    };
+    let steps = [s.strides[0][0], s.strides[1][0], s.strides[2][0]];
+    if steps[0] != 1 || !(0..=1).contains(&steps[1]) || !(0..=1).contains(&steps[2]) || steps[1] + steps[2] == 0 {
+        return None;
+    }
+    if inner % lanes != 0 {
+        return None;
+    }
+    let row_stride = |k: usize| if s.ndim == 2 { s.strides[k][1] } else { 0 };
+    for k in 0..3 {
+        let item = if k == 0 { sizes[0] } else { sizes[1] } as u64;
+        let pack = lanes * item;
+        let contiguous = k == 0 || steps[k] == 1;
+        if contiguous && (ptrs[k] % pack != 0 || (row_stride(k) * item as i64) % pack as i64 != 0) {
+            return None;
+        }
+    }
+    let packs = inner / lanes;
+    let (magic, shift) = fast_divisor(packs);
+    Some(Rows {
+        rows,
+        packs,
+        magic,
+        shift,
+        row_stride: [row_stride(0), row_stride(1), row_stride(2)],
+        col_step: [steps[1] as u32, steps[2] as u32],
+    })
 }
