@@ -146,6 +146,18 @@ def assert_elementwise_result(g, want):
     assert_array_equal(got, want, strict=True)
 
 
+def raises_like(gpupy_call, numpy_call):
+    """Both calls raise, and gpupy's error is an instance of NumPy's error type."""
+    import pytest
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(Exception) as np_err:
+            numpy_call()
+        with pytest.raises(np_err.type):
+            gpupy_call()
+
+
 def same_outcome(gpupy_call, numpy_call):
     """Runs both calls: both return equal values of one type, or both raise one type.
     (NumPy's own deprecation warnings are silenced for both.)"""

@@ -12,6 +12,8 @@ from numpy.testing import assert_array_equal
 
 import gpupy as gp
 from helpers import (
+    raises_like,
+    random_pair,
     SAMPLE_DTYPES,
     VIEW_FUNCS_1D,
     VIEW_FUNCS_2D,
@@ -29,19 +31,7 @@ pytestmark = pytest.mark.gpu
 DTYPES = SAMPLE_DTYPES
 
 
-def pair(rng, shape, dtype=np.float64):
-    x = random_array(rng, shape, dtype)
-    return x, gp.asarray(x)
-
-
-def raises_like(gpupy_call, numpy_call):
-    """gpupy raises an instance of the exception type NumPy raises."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as np_err:
-            numpy_call()
-        with pytest.raises(np_err.type):
-            gpupy_call()
+pair = random_pair
 
 
 # ---------------------------------------------------------------------------------------

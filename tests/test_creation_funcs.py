@@ -13,6 +13,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 import gpupy as gp
 from helpers import (
+    raises_like,
     SAMPLE_DTYPES,
     VIEW_FUNCS_2D,
     VIEW_IDS_2D,
@@ -43,14 +44,7 @@ def assert_close(g, want, ulps=4):
         assert_array_equal(got, want, strict=True)
 
 
-def same_error(gpupy_call, numpy_call):
-    """Both calls raise, and gpupy's error is an instance of NumPy's error type."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as np_err:
-            numpy_call()
-        with pytest.raises(np_err.type):
-            gpupy_call()
+same_error = raises_like
 
 
 # ---------------------------------------------------------------------------------------
