@@ -274,3 +274,29 @@ def test_row_broadcast_and_sliced_rows(rng, name, dtype):
             want, exc = numpy_outcome(ncall)
             if exc is None:
                 compare(gcall(), want, name)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128, np.int32], ids=dtype_id)
+def test_nan_to_num_and_infinity_tests(rng, dtype):
+    x = random_array(rng, (40,), dtype)
+    if np.dtype(dtype).kind in "fc":
+        special = np.array([np.nan, np.inf, -np.inf, -0.0]).astype(dtype)
+        x[:4] = special
+        if np.dtype(dtype).kind == "c":
+            x[4] = complex(np.inf, np.nan)
+    g = gp.asarray(x)
+    with np.errstate(all="ignore"):
+        assert np.array_equal(gp.nan_to_num(g).get(), np.nan_to_num(x), equal_nan=False)
+        assert np.array_equal(gp.nan_to_num(g, nan=1.5, posinf=9.0, neginf=-9.0).get(), np.nan_to_num(x, nan=1.5, posinf=9.0, neginf=-9.0))
+        if np.dtype(dtype).kind == "f":
+            np.testing.assert_array_equal(gp.isposinf(g).get(), np.isposinf(x))
+            np.testing.assert_array_equal(gp.isneginf(g).get(), np.isneginf(x))
+
+
+def test_divmod_function(rng):
+    x = random_array(rng, (50,), np.float64) * 10
+    y = random_array(rng, (50,), np.float64) + 2.0
+    q, r = gp.divmod(gp.asarray(x), gp.asarray(y))
+    nq, nr = np.divmod(x, y)
+    compare(q, nq, "divmod q")
+    compare(r, nr, "divmod r")
