@@ -79,7 +79,7 @@ impl<const NARGS: usize> Strided<NARGS> {
     #[inline(always)]
     pub fn offsets(&self, i: u64) -> [i64; NARGS] {
         if self.len < 1 << 31 {
-            self.offsets_fast(i as u32)
+            self.offsets_in::<u32>(i as u32)
         } else {
             self.offsets_in::<u64>(i)
         }
@@ -110,10 +110,12 @@ impl<const NARGS: usize> Strided<NARGS> {
         Some(s)
     }
 
-    /// `offsets` for iterations below 2^31 elements, dividing by multiplication.
+    /// The decomposition is unrolled by hand with constant dimension indices: a loop
+    /// LLVM leaves rolled indexes the by-value parameter at run time, which copies the
+    /// whole struct to local memory (seen as a 528-byte stack frame in `ptxas -v`).
     #[inline(always)]
     #[allow(unused_assignments)] // the last dimension's quotient is unused
-    fn offsets_fast(&self, i: u32) -> [i64; NARGS] {
+    fn offsets_in<U: IndexWidth>(&self, i: U) -> [i64; NARGS] {
         let mut off = [0i64; NARGS];
         let mut rem = i;
         macro_rules! dim {
@@ -121,9 +123,7 @@ impl<const NARGS: usize> Strided<NARGS> {
                 if $d >= self.ndim as usize {
                     return off;
                 }
-                let m = self.magic[$d];
-                let q = if m == 0 { rem } else { (((rem as u64) * (m as u64)) >> 32) as u32 >> self.shift[$d] };
-                let c = (rem - q * self.shape[$d] as u32) as i64;
+                let (q, c) = rem.divmod(self.shape[$d], self.magic[$d], self.shift[$d]);
                 rem = q;
                 for (k, o) in off.iter_mut().enumerate() {
                     *o += c * self.strides[k][$d];
@@ -133,62 +133,33 @@ impl<const NARGS: usize> Strided<NARGS> {
         dim!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
         off
     }
+}
 
-    /// The decomposition is unrolled by hand with constant dimension indices: a loop
-    /// LLVM leaves rolled indexes the by-value parameter at run time, which copies the
-    /// whole struct to local memory (seen as a 528-byte stack frame in `ptxas -v`).
+/// How an index is split by one dimension's extent: 32-bit indices (iterations below
+/// 2^31 elements) divide by multiplication with the dimension's magic number, 64-bit
+/// ones divide for real. Division is unchecked against zero: an index below `len` only
+/// exists when every extent is at least 1.
+pub trait IndexWidth: Copy {
+    /// (quotient, remainder) of `self / extent`.
+    fn divmod(self, extent: u64, magic: u32, shift: u32) -> (Self, i64);
+}
+
+impl IndexWidth for u32 {
     #[inline(always)]
-    #[allow(unused_assignments)] // the last dimension's quotient is unused
-    fn offsets_in<U: Index>(&self, i: U) -> [i64; NARGS] {
-        let mut off = [0i64; NARGS];
-        let mut rem = i;
-        macro_rules! dim {
-            ($($d:literal)*) => { $(
-                if $d >= self.ndim as usize {
-                    return off;
-                }
-                let extent = U::from_u64(self.shape[$d]);
-                let c = rem.rem(extent);
-                rem = rem.div(extent);
-                for (k, o) in off.iter_mut().enumerate() {
-                    *o += c * self.strides[k][$d];
-                }
-            )* };
-        }
-        dim!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-        off
+    fn divmod(self, extent: u64, magic: u32, shift: u32) -> (u32, i64) {
+        let q = if magic == 0 { self } else { (((self as u64) * (magic as u64)) >> 32) as u32 >> shift };
+        (q, (self - q * extent as u32) as i64)
     }
 }
 
-/// Unsigned index arithmetic at 32 or 64 bits. Division is unchecked against zero: an
-/// index below `len` only exists when every extent is at least 1.
-pub trait Index: Copy {
-    fn from_u64(v: u64) -> Self;
-    fn rem(self, d: Self) -> i64;
-    fn div(self, d: Self) -> Self;
+impl IndexWidth for u64 {
+    #[inline(always)]
+    fn divmod(self, extent: u64, _magic: u32, _shift: u32) -> (u64, i64) {
+        // SAFETY: extent >= 1, see the trait's comment.
+        let d = unsafe { core::num::NonZero::new_unchecked(extent) };
+        (self / d, (self % d) as i64)
+    }
 }
-
-macro_rules! index_impl {
-    ($($t:ty),*) => { $(
-        impl Index for $t {
-            #[inline(always)]
-            fn from_u64(v: u64) -> Self {
-                v as $t
-            }
-            #[inline(always)]
-            fn rem(self, d: Self) -> i64 {
-                // SAFETY: d >= 1, see the trait's comment.
-                (self % unsafe { core::num::NonZero::new_unchecked(d) }) as i64
-            }
-            #[inline(always)]
-            fn div(self, d: Self) -> Self {
-                // SAFETY: as above.
-                self / unsafe { core::num::NonZero::new_unchecked(d) }
-            }
-        }
-    )* };
-}
-index_impl!(u32, u64);
 
 #[cfg(test)]
 mod tests {
