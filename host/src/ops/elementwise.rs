@@ -11,12 +11,12 @@ use std::ffi::c_void;
 use super::copy::{cast_into, check_out_shape, same_device};
 use super::{BLOCK, arg, elementwise_args, elementwise_grid};
 use crate::array::Array;
-use gpupy_kernels::args::{Rows, Strided, fast_divisor};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, broadcast_shapes};
 use crate::module::{BinaryOp, Function, UnaryOp, Variant, launch, no_loop};
+use gpupy_kernels::args::{Rows, Strided, fast_divisor};
 
 /// A scalar operand, already converted to the loop's dtype: its little-endian bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -330,13 +330,25 @@ fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) ->
             ],
         )?;
         let (mut xp, mut yp) = (x.data_ptr(), y.data_ptr());
-        if let Some(mut rows) = rows_args(&args, [o, xp, yp], [out.dtype().itemsize(), dtype.itemsize()]) {
+        if let Some(mut rows) = rows_args(
+            &args,
+            [o, xp, yp],
+            [out.dtype().itemsize(), dtype.itemsize()],
+        ) {
             let f = kernels.binary(op, dtype, Variant::Rows)?;
             let grid = elementwise_grid(device, rows.rows * rows.packs);
             // SAFETY: (Rows, a, b, out) is the rows parameter list. `rows_args` only accepts
             // rows that are whole aligned packs of the same iteration `args` describes,
             // whose offsets lie inside the buffers (every layout fits its buffer).
-            return unsafe { launch(f, (grid, 1, 1), BLOCK, 0, &mut [arg(&mut rows), arg(&mut xp), arg(&mut yp), arg(&mut o)]) };
+            return unsafe {
+                launch(
+                    f,
+                    (grid, 1, 1),
+                    BLOCK,
+                    0,
+                    &mut [arg(&mut rows), arg(&mut xp), arg(&mut yp), arg(&mut o)],
+                )
+            };
         }
         let f = kernels.binary(op, dtype, Variant::Strided)?;
         // SAFETY: (Strided<3>, a, b, out) is the strided parameter list; every layout
@@ -365,7 +377,11 @@ fn rows_args(s: &Strided<3>, ptrs: [u64; 3], sizes: [usize; 2]) -> Option<Rows> 
         _ => return None,
     };
     let steps = [s.strides[0][0], s.strides[1][0], s.strides[2][0]];
-    if steps[0] != 1 || !(0..=1).contains(&steps[1]) || !(0..=1).contains(&steps[2]) || steps[1] + steps[2] == 0 {
+    if steps[0] != 1
+        || !(0..=1).contains(&steps[1])
+        || !(0..=1).contains(&steps[2])
+        || steps[1] + steps[2] == 0
+    {
         return None;
     }
     if inner % lanes != 0 {
@@ -376,7 +392,9 @@ fn rows_args(s: &Strided<3>, ptrs: [u64; 3], sizes: [usize; 2]) -> Option<Rows> 
         let item = if k == 0 { sizes[0] } else { sizes[1] } as u64;
         let pack = lanes * item;
         let contiguous = k == 0 || steps[k] == 1;
-        if contiguous && (ptrs[k] % pack != 0 || (row_stride(k) * item as i64) % pack as i64 != 0) {
+        if contiguous
+            && (!ptrs[k].is_multiple_of(pack) || (row_stride(k) * item as i64) % pack as i64 != 0)
+        {
             return None;
         }
     }

@@ -53,7 +53,11 @@ pub fn fill(out: &Array, value: &[u8]) -> Result<()> {
     unsafe {
         launch(
             f,
-            (elementwise_grid(device, n.div_ceil(16 / itemsize as u64)), 1, 1),
+            (
+                elementwise_grid(device, n.div_ceil(16 / itemsize as u64)),
+                1,
+                1,
+            ),
             BLOCK,
             0,
             &mut [arg(&mut ptr), arg(&mut n), arg(&mut v)],
