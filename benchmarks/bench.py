@@ -126,6 +126,16 @@ def main():
     row("sum 64 Mi float32", sum_ms, cupy_sum, np_sum, 4 * n / sum_ms / 1e6, "GB/s", copy_gbs)
     exact = float(np.sum(x32, dtype=np.float64))
     rel = abs(float(ga.sum()) - exact) / exact
+    # Other full reductions of the same data: 4 bytes read per element.
+    for name, gfn, cfn, nfn in [
+        ("argmax 64 Mi float32", lambda: ga.argmax(), lambda: ca.argmax(), lambda: x32.argmax()),
+        ("max 64 Mi float32", lambda: ga.max(), lambda: ca.max(), lambda: x32.max()),
+        ("std 64 Mi float32", lambda: ga.std(), lambda: ca.std(), lambda: x32.std()),
+    ]:
+        g = gpu_ms(gp, gfn, warm, reps)
+        c = gpu_ms(cp, cfn, warm, reps) if cp else None
+        h = host_ms(nfn, 1, np_reps)
+        row(name, g, c, h, 4 * n / g / 1e6, "GB/s", copy_gbs)
     # More elementwise kernels on the same 64 Mi float32 data: bytes moved per element.
     for name, gfn, cfn, nfn, nbytes in [
         ("multiply 64 Mi float32", lambda: ga * gb, lambda: ca * cb, lambda: x32 * y32, 12),
@@ -162,6 +172,22 @@ def main():
             r = next(r for r in rows if r["case"] == name)
             r["cupy_ms"] = gpu_ms(cp, cfn, warm, reps)
         del cm, cv, cm2
+    # Reductions along each axis of 8192 x 8192 float32: 4 bytes read per element.
+    for name, gfn, cfn, nfn in [
+        ("sum(axis=0) 8192^2 float32", lambda: gm.sum(axis=0), lambda: cm.sum(axis=0), lambda: m.sum(axis=0)),
+        ("sum(axis=1) 8192^2 float32", lambda: gm.sum(axis=1), lambda: cm.sum(axis=1), lambda: m.sum(axis=1)),
+        ("std(axis=0) 8192^2 float32", lambda: gm.std(axis=0), lambda: cm.std(axis=0), lambda: m.std(axis=0)),
+        ("max(axis=1) 8192^2 float32", lambda: gm.max(axis=1), lambda: cm.max(axis=1), lambda: m.max(axis=1)),
+        ("argmax(axis=0) 8192^2 float32", lambda: gm.argmax(axis=0), lambda: cm.argmax(axis=0), lambda: m.argmax(axis=0)),
+    ]:
+        if cp is not None:
+            cm = cp.asarray(m)
+        g = gpu_ms(gp, gfn, warm, reps)
+        c = gpu_ms(cp, cfn, warm, reps) if cp else None
+        h = host_ms(nfn, 0, 1)
+        row(name, g, c, h, 4 * side * side / g / 1e6, "GB/s", copy_gbs)
+    if cp is not None:
+        del cm
     del gm, gv, gm2, m, v, m2
 
     # Matrix products: 2 n^3 FLOPs.

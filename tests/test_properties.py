@@ -113,3 +113,38 @@ def test_astype_between_all_dtypes(data, src, dst, shape):
     got = g.astype(dst).get()
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+REDUCTIONS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "any", "all",
+              "count_nonzero", "nansum", "nanmean", "nanvar", "nanmin", "nanmax", "nanargmax", "ptp"]
+
+
+@st.composite
+def reduction_axis(draw, ndim, single):
+    if ndim == 0 or draw(st.booleans()):
+        return None
+    if single or draw(st.booleans()):
+        return draw(st.integers(-ndim, ndim - 1))
+    return tuple(draw(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), name=st.sampled_from(REDUCTIONS), dtype=st.sampled_from(DTYPES),
+       shape=hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=7), keepdims=st.booleans())
+def test_reductions(data, name, dtype, shape, keepdims):
+    from test_reduction import assert_matches_numpy
+
+    x = data.draw(values(dtype, shape))
+    if np.dtype(dtype).kind in "fc":
+        # Moderate magnitudes: float16 sums of +-100s overflow in NumPy's float16 too,
+        # but the tolerances are relative to sum(|x|), which must stay finite.
+        x = np.where(np.isinf(x), np.nan, x).astype(dtype)
+    g = gp.asarray(x)
+    if x.ndim and data.draw(st.booleans()):
+        key = data.draw(views(x.shape))
+        g, x = g[key], x[key]
+    axis = data.draw(reduction_axis(x.ndim, name.startswith(("arg", "nanarg"))))
+    kw = {"axis": axis}
+    if name not in ("count_nonzero",):
+        kw["keepdims"] = keepdims
+    assert_matches_numpy(name, x, g, **kw)

@@ -56,6 +56,19 @@ macro_rules! op_enum {
 }
 gpupy_kernels::for_each_binary_op!(op_enum, BinaryOp, BINARY_LOOPS);
 gpupy_kernels::for_each_unary_op!(op_enum, UnaryOp, UNARY_LOOPS);
+gpupy_kernels::for_each_reduce_op!(op_enum, ReduceOp, REDUCE_LOOPS);
+
+impl ReduceOp {
+    /// Bytes of the accumulator for input `dtype` (the partials of split launches).
+    pub fn acc_bytes(self, dtype: DType) -> usize {
+        let loops = gpupy_kernels::loops::REDUCE_LOOPS[self as usize].1;
+        let k = loops
+            .iter()
+            .position(|l| DType::ALL[l.input] == dtype)
+            .expect("acc_bytes is asked only for loops that exist");
+        gpupy_kernels::loops::REDUCE_ACC_BYTES[self as usize][k]
+    }
+}
 
 macro_rules! item_size_table {
     ([] $(($bytes:literal, $ty:ident))*) => {
@@ -67,7 +80,7 @@ gpupy_kernels::for_each_item_size!(item_size_table);
 
 macro_rules! float_dtype_table {
     ([] $(($D:ident, $ty:ident))*) => {
-        /// Dtypes with sum and matmul kernels so far.
+        /// Dtypes with matmul kernels so far.
         pub const FLOAT_DTYPES: &[DType] = &[$(DType::$D),*];
     };
 }
@@ -97,8 +110,8 @@ pub struct Kernels {
     /// By index in `ITEM_SIZES`.
     copy: Vec<Function>,
     fill: Vec<Function>,
-    /// By index in `FLOAT_DTYPES`.
-    sum: Vec<Function>,
+    /// `reduce[op][dtype]`: (block, serial, merge) where the loop exists.
+    reduce: Vec<[Option<[Function; 3]>; NDTYPES]>,
     /// By float dtype, then by tile as listed in `gemm::F32_TILES` / `F64_TILES`.
     matmul: Vec<Vec<Function>>,
     /// Kernels of smaller families, looked up by name on first use.
@@ -187,10 +200,19 @@ impl Kernels {
             .iter()
             .map(|b| get(format!("gpupy_fill_{b}")))
             .collect::<Result<_>>()?;
-        let sum = FLOAT_DTYPES
-            .iter()
-            .map(|&d| get(format!("gpupy_sum_{}_contig", dtype_name(d))))
-            .collect::<Result<_>>()?;
+        let mut reduce = Vec::new();
+        for &op in ReduceOp::ALL {
+            let mut row: [Option<[Function; 3]>; NDTYPES] = [None; NDTYPES];
+            for d in op.inputs() {
+                let base = format!("gpupy_reduce_{}_{}", op.name(), dtype_name(d));
+                row[d as usize] = Some([
+                    get(format!("{base}_block"))?,
+                    get(format!("{base}_serial"))?,
+                    get(format!("{base}_merge"))?,
+                ]);
+            }
+            reduce.push(row);
+        }
         let tiles = [gemm::F32_TILES, gemm::F64_TILES];
         let matmul = FLOAT_DTYPES
             .iter()
@@ -208,7 +230,7 @@ impl Kernels {
             cast,
             copy,
             fill,
-            sum,
+            reduce,
             matmul,
             by_name: Default::default(),
             module,
@@ -270,8 +292,15 @@ impl Kernels {
         self.fill[size_index(itemsize)]
     }
 
-    pub fn sum(&self, dtype: DType) -> Result<Function> {
-        Ok(self.sum[float_index(dtype, "sum")?])
+    /// The (block, serial, merge) kernels of a reduction, or TypeError without a loop.
+    pub fn reduce(&self, op: ReduceOp, dtype: DType) -> Result<[Function; 3]> {
+        self.reduce[op as usize][dtype as usize].ok_or_else(|| {
+            Error::Type(format!(
+                "gpupy has no {} reduction for {} arrays",
+                op.name(),
+                dtype.name()
+            ))
+        })
     }
 
     /// The kernel for tile `tile` (an index into the dtype's tile table).

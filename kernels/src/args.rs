@@ -59,6 +59,33 @@ pub struct Rows {
     pub col_step: [u32; 2],
 }
 
+/// One reduction launch (see `reduce.rs`): `outputs` slices of `n` elements each; output
+/// `o`'s slice starts at element `kept.offsets(o)[0]` and steps by `step`. Each slice is
+/// cut into `splits` chunks of `chunk` elements; with more than one split, every chunk
+/// leaves an accumulator in `partial[o * splits + s]` for the merge launch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reduce {
+    pub n: u64,
+    pub outputs: u64,
+    pub step: i64,
+    pub chunk: u64,
+    pub splits: u32,
+    /// 1: `step` is 1 and every slice and chunk starts 16-byte aligned, so the block
+    /// kernel reads 16-byte packs.
+    pub packed: u32,
+    /// 1: one warp per output (short slices), else one block per (output, split).
+    pub warp_per_output: u32,
+    pub _pad: u32,
+    pub finish: crate::reduction::Finish,
+    pub kept: Strided<1>,
+}
+
+/// Threads per reduction block, and the shared memory each block is given: one
+/// accumulator (at most 64 bytes) per warp.
+pub const REDUCE_BLOCK: u32 = 256;
+pub const REDUCE_SMEM: u32 = REDUCE_BLOCK / 32 * 64;
+
 impl Rows {
     /// (row, first pack of the row) of pack index `j`.
     #[inline(always)]

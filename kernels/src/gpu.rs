@@ -9,6 +9,8 @@
 use core::arch::asm;
 use core::arch::nvptx;
 
+use crate::reduction::Words;
+
 core::arch::global_asm!(".extern .shared .align 16 .b8 gpupy_smem[];");
 
 #[inline(always)]
@@ -74,8 +76,6 @@ pub trait Shared: Copy {
     /// # Safety
     /// As for `st_shared`.
     unsafe fn ld_shared(addr: u32) -> Self;
-    /// `shfl.sync.down` over the full warp; every lane must call it.
-    fn shfl_down(self, delta: u32) -> Self;
 }
 
 impl Shared for f32 {
@@ -90,16 +90,6 @@ impl Shared for f32 {
         // SAFETY: per the trait contract.
         unsafe { asm!("ld.shared.f32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly)) };
         v
-    }
-    #[inline(always)]
-    fn shfl_down(self, delta: u32) -> f32 {
-        let r: f32;
-        // SAFETY: register-only; all 32 lanes take part (mask 0xffffffff).
-        unsafe {
-            asm!("shfl.sync.down.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;",
-                 r = out(reg32) r, v = in(reg32) self, d = in(reg32) delta, options(nostack, nomem))
-        };
-        r
     }
 }
 
@@ -116,13 +106,20 @@ impl Shared for f64 {
         unsafe { asm!("ld.shared.f64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly)) };
         v
     }
+}
+
+impl Shared for u32 {
     #[inline(always)]
-    fn shfl_down(self, delta: u32) -> f64 {
-        // A shuffle moves 32 bits: move the two halves.
-        let bits = self.to_bits();
-        let lo = (bits as u32).shfl_bits(delta);
-        let hi = ((bits >> 32) as u32).shfl_bits(delta);
-        f64::from_bits(((hi as u64) << 32) | lo as u64)
+    unsafe fn st_shared(addr: u32, v: u32) {
+        // SAFETY: per the trait contract.
+        unsafe { asm!("st.shared.b32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack)) }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared(addr: u32) -> u32 {
+        let v: u32;
+        // SAFETY: per the trait contract.
+        unsafe { asm!("ld.shared.b32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly)) };
+        v
     }
 }
 
@@ -142,32 +139,44 @@ impl ShflBits for u32 {
     }
 }
 
-/// Sum of `v` over the block, valid in thread 0. Uses `block_dim()/32` slots of `T` in
-/// shared memory at offset 0; the block size must be a multiple of 32 and at most 1024.
+/// `shfl.sync.down` of any `Words` value, one 32-bit word at a time; every lane must call it.
 #[inline(always)]
-pub fn block_sum<T: Shared + core::ops::Add<Output = T>>(mut v: T, zero: T) -> T {
-    let mut d = 16;
-    while d > 0 {
-        v = v + v.shfl_down(d);
-        d /= 2;
-    }
-    let lane = thread_idx() % 32;
-    let warp = thread_idx() / 32;
-    let size = core::mem::size_of::<T>() as u32;
-    if lane == 0 {
-        // SAFETY: warp < 32 slots, inside the shared size the host gives every reduction.
-        unsafe { T::st_shared(smem_addr(warp * size), v) };
-    }
-    sync_threads();
-    if warp == 0 {
-        let nwarps = block_dim() / 32;
-        // SAFETY: lane < nwarps slots were written above, before the barrier.
-        v = if lane < nwarps { unsafe { T::ld_shared(smem_addr(lane * size)) } } else { zero };
-        let mut d = 16;
-        while d > 0 {
-            v = v + v.shfl_down(d);
-            d /= 2;
-        }
+pub fn shfl_down_words<T: Words>(v: T, delta: u32) -> T {
+    let mut v = v;
+    let p = (&mut v as *mut T).cast::<u32>();
+    for w in 0..core::mem::size_of::<T>() / 4 {
+        // SAFETY: T is whole 32-bit words (`Words`), so word w is inside v and aligned.
+        unsafe { *p.add(w) = (*p.add(w)).shfl_bits(delta) };
     }
     v
+}
+
+/// Stores a `Words` value to shared memory, word by word.
+///
+/// # Safety
+/// `addr` is a 4-byte aligned shared-window address with `size_of::<T>()` bytes inside
+/// the launch's dynamic shared size.
+#[inline(always)]
+pub unsafe fn st_shared_words<T: Words>(addr: u32, v: T) {
+    let p = (&v as *const T).cast::<u32>();
+    for w in 0..core::mem::size_of::<T>() / 4 {
+        // SAFETY: word w is inside v (`Words`); the address is in bounds per the contract.
+        unsafe { u32::st_shared(addr + 4 * w as u32, *p.add(w)) };
+    }
+}
+
+/// Loads a `Words` value that `st_shared_words` stored.
+///
+/// # Safety
+/// As for `st_shared_words`, and the words hold a value of `T`.
+#[inline(always)]
+pub unsafe fn ld_shared_words<T: Words>(addr: u32) -> T {
+    let mut v = core::mem::MaybeUninit::<T>::uninit();
+    let p = v.as_mut_ptr().cast::<u32>();
+    for w in 0..core::mem::size_of::<T>() / 4 {
+        // SAFETY: as above; every word of v is written before assume_init.
+        unsafe { *p.add(w) = u32::ld_shared(addr + 4 * w as u32) };
+    }
+    // SAFETY: all words written; the caller stored a T there.
+    unsafe { v.assume_init() }
 }

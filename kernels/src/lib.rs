@@ -23,6 +23,7 @@ pub mod gemm;
 pub mod index;
 pub mod loops;
 pub mod ops;
+pub mod reduction;
 pub mod table;
 
 #[cfg(target_arch = "nvptx64")]

@@ -4,6 +4,7 @@
 
 use crate::dtype::{c128, c64, DTypeIndex};
 use crate::ops::{self, BinaryOp, UnaryOp};
+use crate::reduction::{self, Reduction};
 
 /// One kernel's dtypes: all inputs share `input`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +32,27 @@ macro_rules! unary_loops {
     };
 }
 crate::for_each_unary_op!(unary_loops);
+
+macro_rules! reduce_loops {
+    ([] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => {
+        /// `(name, loops)` for every reduction, in table order.
+        pub const REDUCE_LOOPS: &[(&str, &[Loop])] = &[ $( (stringify!($op), &[ $(
+            Loop { input: <$ty as DTypeIndex>::INDEX, output: <<reduction::$Op as Reduction<$ty>>::Out as DTypeIndex>::INDEX }
+        ),* ]) ),* ];
+    };
+}
+crate::for_each_reduce_op!(reduce_loops);
+
+macro_rules! reduce_acc_bytes {
+    ([] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => {
+        /// Accumulator size in bytes of every reduction loop, as in `REDUCE_LOOPS`: the
+        /// host sizes the partials of split reductions with it.
+        pub const REDUCE_ACC_BYTES: &[&[usize]] = &[ $( &[ $(
+            core::mem::size_of::<<reduction::$Op as Reduction<$ty>>::Acc>()
+        ),* ] ),* ];
+    };
+}
+crate::for_each_reduce_op!(reduce_acc_bytes);
 
 macro_rules! dtype_names {
     ([] $(($D:ident, $t:ident))*) => {

@@ -119,7 +119,37 @@ macro_rules! for_each_item_size {
     };
 }
 
-/// The dtypes that have sum kernels so far: `(EnumName, rust_type)`.
+/// Reductions: `(EnumName, name, [input dtypes])`, each meaning a type in
+/// `reduction.rs`. NumPy's NaN-aware variants exist for the dtypes that have NaN; for
+/// the others the host uses the plain reduction, as NumPy does.
+#[macro_export]
+macro_rules! for_each_reduce_op {
+    ($m:ident $(, $extra:tt)*) => {
+        $m! { [$($extra)*]
+            (Sum, sum, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (Prod, prod, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (Mean, mean, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (Min, min, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (Max, max, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (ArgMin, argmin, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (ArgMax, argmax, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (Any, any, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (All, all, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (CountNonzero, count_nonzero, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (Var, var, [bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128])
+            (NanSum, nansum, [f16 f32 f64 c64 c128])
+            (NanProd, nanprod, [f16 f32 f64 c64 c128])
+            (NanMean, nanmean, [f16 f32 f64 c64 c128])
+            (NanMin, nanmin, [f16 f32 f64 c64 c128])
+            (NanMax, nanmax, [f16 f32 f64 c64 c128])
+            (NanArgMin, nanargmin, [f16 f32 f64 c64 c128])
+            (NanArgMax, nanargmax, [f16 f32 f64 c64 c128])
+            (NanVar, nanvar, [f16 f32 f64 c64 c128])
+        }
+    };
+}
+
+/// The float dtypes with matmul kernels: `(EnumName, rust_type)`.
 #[macro_export]
 macro_rules! for_each_float_dtype {
     ($m:ident $(, $extra:tt)*) => {

@@ -8,7 +8,8 @@
 //! - `indexing`: integer and boolean array indices, `take`/`put`/`where`/`nonzero`;
 //! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
 //! - `operators`: Python's operators on arrays;
-//! - `math`: reductions and matrix products;
+//! - `math`: matrix products;
+//! - `reduction`: the reduction engine (NumPy's signatures are in `gpupy/_reduction.py`);
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
@@ -26,6 +27,7 @@ mod math;
 mod ndarray;
 mod ndarray_methods;
 mod operators;
+mod reduction;
 mod ufunc;
 
 use pyo3::prelude::*;
@@ -36,6 +38,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ndarray::register(m)?;
     indexing::register(m)?;
     math::register(m)?;
+    reduction::register(m)?;
     ufunc::register(m)?;
     creation::register(m)?;
     manipulation::register(m)?;

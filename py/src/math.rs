@@ -1,10 +1,9 @@
-//! Ufunc-style functions and operators, reductions and matrix products. Operators return
-//! `NotImplemented` for operands they don't know, so Python can try the other side;
-//! functions raise TypeError instead.
+//! Matrix products. Operators return `NotImplemented` for operands they don't know, so
+//! Python can try the other side; functions raise TypeError instead.
 
 use gpupy_host::Array;
-use gpupy_host::ops::{copy, matmul as mm, reduce};
-use pyo3::exceptions::{PyNotImplementedError, PyTypeError};
+use gpupy_host::ops::{copy, matmul as mm};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::errors::OrRaise;
@@ -44,37 +43,6 @@ fn into_out(py: Python<'_>, r: Array, out: Option<&Bound<'_, NdArray>>) -> PyRes
             Ok(o.clone().unbind())
         }
     }
-}
-
-/// NumPy's `sum` over the whole array (`axis=None`); axes come with the reductions work.
-#[pyfunction]
-#[pyo3(signature = (a, axis = None, dtype = None, out = None, keepdims = false))]
-pub fn sum(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    axis: Option<&Bound<'_, PyAny>>,
-    dtype: Option<&Bound<'_, PyAny>>,
-    out: Option<&Bound<'_, NdArray>>,
-    keepdims: bool,
-) -> PyResult<Py<NdArray>> {
-    let a = array_arg(a)?;
-    if axis.is_some_and(|x| !x.is_none()) {
-        return Err(PyNotImplementedError::new_err(
-            "gpupy.sum supports axis=None (the whole array) so far",
-        ));
-    }
-    let src = match dtype {
-        Some(d) if !d.is_none() => copy::astype(a, crate::convert::to_dtype(py, d)?).or_raise()?,
-        _ => a.clone(),
-    };
-    let mut r = reduce::sum(&src).or_raise()?;
-    if keepdims {
-        let shape = vec![1; a.ndim()];
-        r = r
-            .view(gpupy_host::layout::Layout::contiguous(&shape), r.dtype())
-            .or_raise()?;
-    }
-    into_out(py, r, out)
 }
 
 /// NumPy's `matmul` (the `@` operator).
@@ -132,7 +100,6 @@ pub fn matmul_operator(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(sum, m)?)?;
     m.add_function(wrap_pyfunction!(matmul, m)?)?;
     m.add_function(wrap_pyfunction!(dot, m)?)?;
     Ok(())

@@ -252,16 +252,6 @@ impl NdArray {
     ) -> PyResult<Py<NdArray>> {
         math::dot(slf.py(), slf.as_any(), b, out)
     }
-    #[pyo3(signature = (axis = None, dtype = None, out = None, keepdims = false))]
-    fn sum(
-        slf: &Bound<'_, Self>,
-        axis: Option<&Bound<'_, PyAny>>,
-        dtype: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, NdArray>>,
-        keepdims: bool,
-    ) -> PyResult<Py<NdArray>> {
-        math::sum(slf.py(), slf.as_any(), axis, dtype, out, keepdims)
-    }
     #[pyo3(signature = (dtype, copy = true))]
     fn astype(
         slf: &Bound<'_, Self>,

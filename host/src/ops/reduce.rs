@@ -1,53 +1,368 @@
-//! Reductions. `sum` of a whole array in two launches of one kernel: blocks reduce
-//! grid-stride shares to partials, then one block reduces the partials.
+//! Reductions over any set of axes, through the engine in `kernels/src/reduce.rs`.
+//!
+//! Every reduction becomes `outputs` slices of `n` elements: the reduced axes merge into
+//! one (length `n`, element step `step`), the kept axes give each output's first element
+//! (a `Strided<1>` over them, in C order, which is also the order of the outputs). When
+//! the reduced axes do not merge (say, axes 0 and 2 of a C array), a contiguous copy with
+//! the reduced axes last comes first. Then:
+//! - `step == 1` (the reduced axes are the innermost, as in `sum()` or `sum(axis=-1)`):
+//!   the `block` kernel, a block (or a warp, for short slices) per slice, splitting long
+//!   slices into chunks so that a few outputs still fill the GPU;
+//! - otherwise (`sum(axis=0)`): the `serial` kernel, a thread per output, its
+//!   neighbours reading neighbouring columns, with `grid.y` splitting the slices.
+//!   Split launches leave accumulators that the `merge` kernel combines and finishes.
+
+use gpupy_kernels::args::{REDUCE_BLOCK, REDUCE_SMEM, Reduce, Strided};
+pub use gpupy_kernels::reduction::Finish;
 
 use super::copy::contiguous;
-use super::{arg, grid_for};
+use super::{arg, strided_args};
 use crate::array::Array;
-use crate::error::Result;
-use crate::module::{float_index, launch};
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::module::{Function, ReduceOp, launch};
 
-/// Threads per reduction block; each block leaves one partial.
-const REDUCE_BLOCK: u32 = 512;
+const WARPS: u64 = (REDUCE_BLOCK / 32) as u64;
 
-/// The sum of all elements, as a 0-d array of `a`'s dtype (CuPy returns a 0-d array too).
-pub fn sum(a: &Array) -> Result<Array> {
-    float_index(a.dtype(), "sum")?;
+/// The reduction `op` of `a` over `axes` (distinct, in range), as a C-contiguous array of
+/// the kept axes' shape and the op's output dtype. An empty `axes` reduces nothing: each
+/// element is its own slice of one. `finish` carries `ddof` and `root` for var/std; its
+/// count is filled in here.
+pub fn reduce(a: &Array, op: ReduceOp, axes: &[usize], finish: Finish) -> Result<Array> {
+    let out_dtype = op.output(a.dtype()).ok_or_else(|| {
+        Error::Type(format!(
+            "gpupy has no {} reduction for {} arrays",
+            op.name(),
+            a.dtype().name()
+        ))
+    })?;
     let device = a.device();
-    let out = Array::empty(device, &[], a.dtype())?;
-    if a.size() == 0 {
-        super::fill::fill(&out, &vec![0u8; a.dtype().itemsize()])?;
+    let kept: Vec<usize> = (0..a.ndim()).filter(|d| !axes.contains(d)).collect();
+    let kept_shape: Vec<usize> = kept.iter().map(|&d| a.shape()[d]).collect();
+    let out = Array::empty(device, &kept_shape, out_dtype)?;
+    if out.size() == 0 {
         return Ok(out);
     }
-    // The kernel reads 16-byte packs from a contiguous, aligned start.
-    let src = contiguous(a)?;
-    let f = device.kernels()?.sum(a.dtype())?;
-    device.bind()?;
-    let lanes = (16 / a.dtype().itemsize()) as u64;
-    let n = src.size() as u64;
-    // `grid_for` sizes for BLOCK-thread blocks; these are twice as large, so halve it.
-    let blocks = grid_for(device, n.div_ceil(lanes)).div_ceil(REDUCE_BLOCK / super::BLOCK);
-    let shared = REDUCE_BLOCK / 32 * a.dtype().itemsize() as u32;
-    let run = |x: &Array, n: u64, blocks: u32, dst: &Array| -> Result<()> {
-        let (mut x, mut n, mut d) = (x.data_ptr(), n, dst.data_ptr());
-        // SAFETY: (x, n, partials) is the sum kernel's parameter list: x holds n aligned
-        // elements, partials one slot per block; `shared` covers one value per warp.
-        unsafe {
-            launch(
-                f,
-                (blocks, 1, 1),
-                REDUCE_BLOCK,
-                shared,
-                &mut [arg(&mut x), arg(&mut n), arg(&mut d)],
-            )
+    let n: usize = axes.iter().map(|&d| a.shape()[d]).product();
+    let finish = Finish {
+        n: n as f64,
+        ..finish
+    };
+    // Argmin/argmax report positions in C order over the reduced axes: those may not be
+    // reordered to find a mergeable layout.
+    let keep_order = matches!(
+        op,
+        ReduceOp::ArgMin | ReduceOp::ArgMax | ReduceOp::NanArgMin | ReduceOp::NanArgMax
+    );
+    let strides = &a.layout().strides;
+    let merged = merge_axes(
+        &axes.iter().map(|&d| a.shape()[d]).collect::<Vec<_>>(),
+        &axes.iter().map(|&d| strides[d]).collect::<Vec<_>>(),
+        keep_order,
+    );
+    let (src, step, kept_strides) = match merged {
+        Some((_, step)) => (a.clone(), step, kept.iter().map(|&d| strides[d]).collect()),
+        None => {
+            // Kept axes first, reduced axes last, C order: the reduced part is contiguous.
+            let perm: Vec<isize> = kept.iter().chain(axes).map(|&d| d as isize).collect();
+            let c = contiguous(&a.transpose(Some(&perm))?)?;
+            let ks = c.layout().strides[..kept.len()].to_vec();
+            (c, 1, ks)
         }
     };
-    if blocks == 1 {
-        run(&src, n, 1, &out)?;
-    } else {
-        let partials = Array::empty(device, &[blocks as usize], a.dtype())?;
-        run(&src, n, blocks, &partials)?;
-        run(&partials, blocks as u64, 1, &out)?;
-    }
+    let kept_args = strided_args::<1>(&kept_shape, [&kept_strides])?;
+    let plan = plan(
+        device,
+        n as u64,
+        out.size() as u64,
+        step,
+        &kept_args,
+        src.data_ptr(),
+        src.dtype().itemsize(),
+    );
+    run(op, &src, &out, &plan, kept_args, finish)?;
     Ok(out)
+}
+
+/// The one (length, step) that walks every reduced axis, if they merge: in the given
+/// order (`keep_order`), else in any order (largest stride outermost). Axes of length 1
+/// drop out; no reduced axes at all is one slice of one element.
+fn merge_axes(shape: &[usize], strides: &[isize], keep_order: bool) -> Option<(usize, isize)> {
+    let mut axes: Vec<(usize, isize)> = shape
+        .iter()
+        .zip(strides)
+        .filter(|(n, _)| **n != 1)
+        .map(|(&n, &s)| (n, s))
+        .collect();
+    if axes.iter().any(|&(n, _)| n == 0) {
+        return Some((0, 1));
+    }
+    if !keep_order {
+        axes.sort_by_key(|&(_, s)| std::cmp::Reverse(s.unsigned_abs()));
+    }
+    let Some(&(_, step)) = axes.last() else {
+        return Some((1, 1));
+    };
+    let mut len = 1usize;
+    let mut expect = step;
+    for &(n, s) in axes.iter().rev() {
+        if s != expect {
+            return None;
+        }
+        len *= n;
+        expect = s * n as isize;
+    }
+    Some((len, step))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    Block,
+    Serial,
+}
+
+/// How one reduction launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Plan {
+    kernel: Kernel,
+    n: u64,
+    outputs: u64,
+    step: i64,
+    splits: u64,
+    chunk: u64,
+    packed: bool,
+    warp_per_output: bool,
+}
+
+/// Chooses the kernel and the splits: enough blocks (or threads) in flight to fill every
+/// SM, and no more splits than keep each thread busy with a few loads.
+fn plan(
+    device: &Device,
+    n: u64,
+    outputs: u64,
+    step: isize,
+    kept: &Strided<1>,
+    ptr: u64,
+    itemsize: usize,
+) -> Plan {
+    let sms = device.props.multi_processor_count.max(1) as u64;
+    let lanes = if itemsize >= 16 {
+        1
+    } else {
+        16 / itemsize as u64
+    };
+    // Packs need every slice start 16-byte aligned: the base, and every kept stride.
+    let kept_aligned = kept.strides[0][..kept.ndim as usize]
+        .iter()
+        .all(|&s| (s * itemsize as i64) % 16 == 0);
+    let packed = step == 1 && ptr.is_multiple_of(16) && (outputs == 1 || kept_aligned);
+    plan_for(sms, n, outputs, step as i64, packed, lanes)
+}
+
+fn plan_for(sms: u64, n: u64, outputs: u64, step: i64, packed: bool, lanes: u64) -> Plan {
+    // Resident 256-thread blocks on the whole GPU, at full occupancy.
+    let resident_blocks = sms * (2048 / REDUCE_BLOCK as u64);
+    let base = Plan {
+        kernel: Kernel::Block,
+        n,
+        outputs,
+        step,
+        splits: 1,
+        chunk: n,
+        packed,
+        warp_per_output: false,
+    };
+    if step == 1 && n >= 32 {
+        // A warp per slice when slices are short (at most 8 packs per lane) and there are
+        // enough of them to fill the GPU with warps.
+        if n <= 32 * 8 * lanes && outputs >= resident_blocks * WARPS {
+            return Plan {
+                warp_per_output: true,
+                ..base
+            };
+        }
+        // Blocks in flight: two waves; each block gets at least 8 packs per thread.
+        let want = (2 * resident_blocks).div_ceil(outputs);
+        let most = n.div_ceil(REDUCE_BLOCK as u64 * lanes * 8).max(1);
+        let splits = want.clamp(1, most);
+        let unit = if packed { lanes } else { 1 };
+        let chunk = n.div_ceil(splits).div_ceil(unit) * unit;
+        return Plan {
+            splits: n.div_ceil(chunk),
+            chunk,
+            ..base
+        };
+    }
+    // Threads in flight: two full GPUs' worth; each thread folds at least 16 elements.
+    let want = (2 * resident_blocks * REDUCE_BLOCK as u64).div_ceil(outputs);
+    let most = (n / 16).clamp(1, 65535);
+    let splits = want.clamp(1, most);
+    let chunk = n.div_ceil(splits).max(1);
+    Plan {
+        kernel: Kernel::Serial,
+        splits: n.div_ceil(chunk).max(1),
+        chunk,
+        packed: false,
+        ..base
+    }
+}
+
+fn run(
+    op: ReduceOp,
+    src: &Array,
+    out: &Array,
+    p: &Plan,
+    kept: Strided<1>,
+    finish: Finish,
+) -> Result<()> {
+    let device = src.device();
+    let kernels = device.kernels()?;
+    let [block, serial, merge] = kernels.reduce(op, src.dtype())?;
+    let args = Reduce {
+        n: p.n,
+        outputs: p.outputs,
+        step: p.step,
+        chunk: p.chunk,
+        splits: p.splits as u32,
+        packed: p.packed as u32,
+        warp_per_output: p.warp_per_output as u32,
+        _pad: 0,
+        finish,
+        kept,
+    };
+    let partial = if p.splits > 1 {
+        let bytes = op.acc_bytes(src.dtype()) * (p.outputs * p.splits) as usize;
+        Some(Array::empty(device, &[bytes], crate::DType::UInt8)?)
+    } else {
+        None
+    };
+    let partial_ptr = partial.as_ref().map_or(0, Array::data_ptr);
+    let grid = match p.kernel {
+        Kernel::Block if p.warp_per_output => (grid_x(p.outputs.div_ceil(WARPS))?, 1),
+        Kernel::Block => (grid_x(p.outputs * p.splits)?, 1),
+        Kernel::Serial => (grid_x(p.outputs.div_ceil(REDUCE_BLOCK as u64))?, p.splits as u32),
+    };
+    let f = match p.kernel {
+        Kernel::Block => block,
+        Kernel::Serial => serial,
+    };
+    device.bind()?;
+    launch_reduce(f, grid, src.data_ptr(), out.data_ptr(), partial_ptr, args)?;
+    if let Some(partial) = &partial {
+        // The merge is a block reduction over each output's `splits` accumulators.
+        let merge_args = Reduce {
+            n: p.splits,
+            step: 1,
+            chunk: p.splits,
+            splits: 1,
+            packed: 0,
+            warp_per_output: (p.splits <= 256 && p.outputs >= 64) as u32,
+            kept: strided_args::<1>(&[p.outputs as usize], [&[p.splits as isize]])?,
+            ..args
+        };
+        let grid = if merge_args.warp_per_output != 0 {
+            grid_x(p.outputs.div_ceil(WARPS))?
+        } else {
+            grid_x(p.outputs)?
+        };
+        let (mut x, mut o, mut m) = (partial.data_ptr(), out.data_ptr(), merge_args);
+        // SAFETY: (partial, out, args) is the merge kernel's parameter list; `partial`
+        // holds outputs * splits accumulators of this op and dtype, `out` `outputs` results.
+        unsafe {
+            launch(
+                merge,
+                (grid, 1, 1),
+                REDUCE_BLOCK,
+                REDUCE_SMEM,
+                &mut [arg(&mut x), arg(&mut o), arg(&mut m)],
+            )?
+        };
+    }
+    Ok(())
+}
+
+fn launch_reduce(
+    f: Function,
+    grid: (u32, u32),
+    x: u64,
+    out: u64,
+    partial: u64,
+    args: Reduce,
+) -> Result<()> {
+    let (mut x, mut out, mut partial, mut args) = (x, out, partial, args);
+    // SAFETY: (x, out, partial, args) is the block/serial kernels' parameter list. Every
+    // slice that `args` describes lies inside `x`'s buffer, since it walks the array's own
+    // layout (or a contiguous copy); `out` holds `outputs` results, and `partial` (when
+    // splits > 1) `outputs * splits` accumulators.
+    unsafe {
+        launch(
+            f,
+            (grid.0, grid.1, 1),
+            REDUCE_BLOCK,
+            REDUCE_SMEM,
+            &mut [
+                arg(&mut x),
+                arg(&mut out),
+                arg(&mut partial),
+                arg(&mut args),
+            ],
+        )
+    }
+}
+
+fn grid_x(blocks: u64) -> Result<u32> {
+    u32::try_from(blocks.max(1))
+        .ok()
+        .filter(|&b| b < 1 << 31)
+        .ok_or_else(|| {
+            Error::Value(format!(
+                "reduction too large for one launch ({blocks} blocks); reduce in pieces"
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduced_axes_merge_when_they_tile() {
+        // C array (4, 5, 6): axes (1, 2) merge to 30 contiguous elements.
+        assert_eq!(merge_axes(&[5, 6], &[6, 1], true), Some((30, 1)));
+        // axes (0, 2) do not.
+        assert_eq!(merge_axes(&[4, 6], &[30, 1], false), None);
+        // axis 0 alone: 4 elements 30 apart.
+        assert_eq!(merge_axes(&[4], &[30], true), Some((4, 30)));
+        // F order merges only when the order may change.
+        assert_eq!(merge_axes(&[4, 5], &[1, 4], false), Some((20, 1)));
+        assert_eq!(merge_axes(&[4, 5], &[1, 4], true), None);
+        // length-1 axes drop out, zero-length axes empty the slice.
+        assert_eq!(merge_axes(&[1, 7], &[99, 2], true), Some((7, 2)));
+        assert_eq!(merge_axes(&[3, 0], &[5, 1], true), Some((0, 1)));
+        assert_eq!(merge_axes(&[], &[], true), Some((1, 1)));
+    }
+
+    #[test]
+    fn plans_fill_the_gpu() {
+        // Whole 64 Mi float32 array: one output, split into many chunks of whole packs.
+        let p = plan_for(132, 1 << 26, 1, 1, true, 4);
+        assert_eq!(p.kernel, Kernel::Block);
+        assert!(p.splits >= 2 * 132 * 8 && p.chunk % 4 == 0, "{p:?}");
+        assert!(p.splits * p.chunk >= 1 << 26 && (p.splits - 1) * p.chunk < 1 << 26);
+        // sum(axis=1) of 8192 x 8192: a block per row, no split.
+        let p = plan_for(132, 8192, 8192, 1, true, 4);
+        assert_eq!((p.kernel, p.splits, p.warp_per_output), (Kernel::Block, 1, false));
+        // Many short rows: a warp each.
+        let p = plan_for(132, 100, 1 << 20, 1, false, 4);
+        assert!(p.warp_per_output);
+        // sum(axis=0) of 8192 x 8192: a thread per column, rows split over grid.y.
+        let p = plan_for(132, 8192, 8192, 8192, false, 4);
+        assert_eq!(p.kernel, Kernel::Serial);
+        assert!(p.splits > 1 && p.splits * p.chunk >= 8192 && p.chunk >= 16);
+        // Tiny slices: serial, never split below one element per thread.
+        let p = plan_for(132, 3, 10, 1, true, 4);
+        assert_eq!((p.kernel, p.splits, p.chunk), (Kernel::Serial, 1, 3));
+        let p = plan_for(132, 0, 10, 1, true, 4);
+        assert_eq!((p.kernel, p.splits), (Kernel::Serial, 1));
+    }
 }

@@ -39,7 +39,8 @@ from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)
 from gpupy._math import _UFUNC_NAMES
 from gpupy._indexing import argwhere, compress, extract, flatnonzero, nonzero, put, take, where
 from gpupy.cuda.memory import MemoryPool, get_default_memory_pool
-from gpupy._logic import all, any  # noqa: A004 (NumPy's names)
+from gpupy import _reduction
+from gpupy._reduction import *  # noqa: F401,F403,A004  (reductions and statistics: NumPy's names)
 from gpupy import _array_api
 from gpupy._array_api import *  # noqa: F401,F403
 from gpupy._array_api import __array_api_version__, __array_namespace_info__
@@ -74,7 +75,6 @@ __all__ = [
     "nan_to_num",
     "isposinf",
     "isneginf",
-    "sum",
     "dot",
     "matmul",
     "take",
@@ -86,8 +86,7 @@ __all__ = [
     "compress",
     "extract",
     "cuda",
-    "any",
-    "all",
+    *_reduction.__all__,
     *_array_api.__all__,
     "get_default_memory_pool",
     "MemoryPool",

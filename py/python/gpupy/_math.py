@@ -31,7 +31,6 @@ radians = deg2rad  # noqa: F821
 degrees = rad2deg  # noqa: F821
 bitwise_not = invert  # noqa: F821
 
-sum = _gpupy.sum
 dot = _gpupy.dot
 matmul = _gpupy.matmul
 
