@@ -52,8 +52,10 @@ def test_ptxas_report_covers_every_kernel_family():
         for t in ("f16", "f32", "f64", "c128"):
             for variant in ("contig", "strided"):
                 expected.add(f"gpupy_{op}_{t}_{variant}")
-    for t in ("f32", "f64"):
-        expected.add(f"gpupy_sum_{t}_contig")
+    for op in ("sum", "argmax", "var", "nanmin"):
+        for t in ("f16", "f32", "f64", "c128"):
+            for variant in ("block", "serial", "merge"):
+                expected.add(f"gpupy_reduce_{op}_{t}_{variant}")
     for t in ("bool", "i8", "u64", "f16", "f32", "c128"):
         for u in ("bool", "i32", "f64", "c64"):
             expected.add(f"gpupy_cast_{t}_{u}_strided")

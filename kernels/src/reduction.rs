@@ -599,9 +599,10 @@ macro_rules! var_reduction {
             #[inline(always)]
             fn finish(acc: Self::Acc, f: &Finish) -> T::VarOut {
                 let (n, m2) = T::Moment::m2(acc);
-                // NumPy divides by max(n - ddof, 0): inf (or NaN) past the degrees of freedom.
+                // Past the degrees of freedom NumPy's var divides by max(n - ddof, 0), which
+                // gives inf (or NaN), and its nanvar gives NaN.
                 let d = n - f.ddof;
-                let v = m2 / if d > 0.0 { d } else { 0.0 };
+                let v = if d > 0.0 { m2 / d } else if $skip_nan { f64::NAN } else { m2 / 0.0 };
                 T::var_out(if f.root != 0 { v.sqrt() } else { v })
             }
         }
@@ -704,5 +705,6 @@ mod tests {
         let c = run::<Var, c64>(&[c64::new(1.0, 1.0), c64::new(-1.0, -1.0)], &F);
         assert_eq!(c, 2.0f32);
         assert_eq!(run::<NanVar, f64>(&[1.0, f64::NAN, 3.0], &F), 1.0);
+        assert!(run::<NanVar, f64>(&[1.0, f64::NAN, 3.0], &Finish { ddof: 2.0, ..F }).is_nan());
     }
 }

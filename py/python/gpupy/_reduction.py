@@ -183,9 +183,17 @@ def _ddof(ddof, correction):
 
 def _moments(name, a, axis, dtype, out, ddof, keepdims, root):
     a = _asarray(a)
+    if root and dtype is not None and numpy.dtype(dtype).kind not in "fc":
+        code = numpy.dtype(dtype).char
+        raise TypeError(f"ufunc 'sqrt' output (typecode 'd') could not be coerced to provided output parameter "
+                        f"(typecode '{code}') according to the casting rule ''same_kind''")
     if dtype is not None and numpy.dtype(dtype).kind not in "fc":
         r = _moments(name, a, axis, None, None, ddof, keepdims, root)
         return _finish(r, numpy.dtype(dtype), out)
+    if dtype is not None and numpy.dtype(dtype).kind == "c" and a.dtype.kind != "c":
+        # NumPy squares real deviations in the complex dtype: a real value, typed complex.
+        real = numpy.dtype(dtype).char.lower()
+        return _finish(_moments(name, a, axis, real, None, ddof, keepdims, root), numpy.dtype(dtype), out)
     a, r, axes = _run(a, name, axis, keepdims, dtype, ddof, root)
     if _reduced_size(a, axes) - ddof <= 0 and name == "var":
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
@@ -346,7 +354,7 @@ def _arg(op, a, axis, out, keepdims):
     a = _asarray(a)
     if axis is not None:
         axis = operator.index(axis)
-    if a.size == 0 or (axis is not None and a.shape[_axes(axis, a.ndim)[0]] == 0):
+    if (a.size == 0 if axis is None else a.shape[_axes(axis, a.ndim)[0]] == 0):
         kind = op[3:] if op.startswith("nan") else op
         raise ValueError(f"attempt to get {kind} of an empty sequence")
     if op.startswith("nan") and not _is_inexact(a):
