@@ -23,6 +23,8 @@ pub mod gemm;
 pub mod index;
 pub mod loops;
 pub mod ops;
+pub mod search;
+pub mod sort;
 pub mod table;
 
 #[cfg(target_arch = "nvptx64")]

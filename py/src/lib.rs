@@ -9,6 +9,7 @@
 //! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
 //! - `operators`: Python's operators on arrays;
 //! - `math`: reductions and matrix products;
+//! - `sort`: radix sort/argsort along an axis and `searchsorted`;
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
@@ -26,6 +27,7 @@ mod math;
 mod ndarray;
 mod ndarray_methods;
 mod operators;
+mod sort;
 mod ufunc;
 
 use pyo3::prelude::*;
@@ -41,5 +43,6 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     manipulation::register(m)?;
     ndarray_methods::register(m)?;
     cuda::register(m)?;
+    sort::register(m)?;
     Ok(())
 }
