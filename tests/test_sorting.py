@@ -229,8 +229,9 @@ def test_searchsorted_scalars_mixed_dtypes_and_errors(rng):
     a2 = np.ones((2, 2))
     raises_like(lambda: gp.searchsorted(gp.asarray(a2), 1.0), lambda: np.searchsorted(a2, 1.0))
     raises_like(lambda: gp.searchsorted(ga, 1, sorter=[0, 1]), lambda: np.searchsorted(a, 1, sorter=[0, 1]))
-    bad = list(range(39)) + [99]
-    raises_like(lambda: gp.searchsorted(ga, 1, sorter=bad), lambda: np.searchsorted(a, 1, sorter=bad))
+    # NumPy checks only the sorter entries its search visits; gpupy checks them all.
+    with pytest.raises(ValueError, match="Sorter index out of range"):
+        gp.searchsorted(ga, 1, sorter=list(range(39)) + [99])
     fs = [0.0] * 40
     raises_like(lambda: gp.searchsorted(ga, 1, sorter=fs), lambda: np.searchsorted(a, 1, sorter=fs))
 
@@ -242,11 +243,18 @@ def _check_unique(x, **kw):
     if not isinstance(want, tuple):
         got, want = (got,), (want,)
     assert len(got) == len(want)
-    for a, b in zip(got, want):
+    names = ["values"] + [k for k in ("return_index", "return_inverse", "return_counts") if kw.get(k)]
+    # Distinct NaNs (equal_nan=False): NumPy's unstable sort for return_inverse alone
+    # assigns them in any order; check that the inverse rebuilds the input instead.
+    loose = not kw.get("equal_nan", True) and not kw.get("return_index") and np.isnan(x).sum() > 1 if x.dtype.kind in "fc" else False
+    for name, a, b in zip(names, got, want):
         assert isinstance(a, gp.ndarray)
         r = a.get()
-        assert r.dtype == b.dtype and r.shape == b.shape, (r.dtype, b.dtype, r.shape, b.shape)
-        assert_array_equal(r, b)
+        assert r.dtype == b.dtype and r.shape == b.shape, (name, r.dtype, b.dtype, r.shape, b.shape)
+        if name == "return_inverse" and loose:
+            assert_array_equal(got[0].get()[r], x.reshape(r.shape))
+        else:
+            assert_array_equal(r, b)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
@@ -264,8 +272,11 @@ def test_unique(rng, dtype, shape):
 def test_unique_zero_d_and_array_api(rng):
     _check_unique(np.array(3.5), return_inverse=True, return_counts=True, return_index=True)
     x = data(rng, (5, 8), np.float64, few=True)
+    x[0, :3] = np.nan
+    # Distinct NaNs: each one is its own value, last in the sorted order.
+    assert_array_equal(gp.unique_values(gp.asarray(x)).get(), np.sort(np.unique_values(x)))
+    x = np.where(np.isnan(x), 7.0, x)  # NumPy orders distinct NaNs' inverse indices arbitrarily
     g = gp.asarray(x)
-    assert_array_equal(gp.unique_values(g).get(), np.sort(np.unique_values(x)))
     for name in ("unique_counts", "unique_inverse", "unique_all"):
         got, want = getattr(gp, name)(g), getattr(np, name)(x)
         assert got._fields == want._fields

@@ -39,7 +39,14 @@ mod gpu_kernels {
     /// # Safety
     /// `sorted` holds `n` values, `values` and `out` hold `m`.
     #[inline(always)]
-    unsafe fn searchsorted<T: SortKey>(sorted: *const T, n: u64, values: *const T, m: u64, out: *mut i64, side: u32) {
+    unsafe fn searchsorted<T: SortKey>(
+        sorted: *const T,
+        n: u64,
+        values: *const T,
+        m: u64,
+        out: *mut i64,
+        side: u32,
+    ) {
         let (start, step) = grid_stride();
         let mut i = start;
         while i < m {

@@ -156,7 +156,11 @@ macro_rules! float_bits_key {
 }
 word_key!(f16, u16, |x| float_bits_key!(x.to_bits(), u16, 0x7c00));
 word_key!(f32, u32, |x| float_bits_key!(x.to_bits(), u32, 0x7f80_0000));
-word_key!(f64, u64, |x| float_bits_key!(x.to_bits(), u64, 0x7ff0_0000_0000_0000));
+word_key!(f64, u64, |x| float_bits_key!(
+    x.to_bits(),
+    u64,
+    0x7ff0_0000_0000_0000
+));
 
 /// NumPy's complex order as `(class, real key, imaginary key)`: class 0 has no NaN part,
 /// 1 a NaN imaginary part, 2 a NaN real part, 3 both; a NaN part's key is 0.
@@ -268,7 +272,9 @@ mod gpu_kernels {
     unsafe fn ld32(a: u32) -> u32 {
         let v: u32;
         // SAFETY: per the contract.
-        unsafe { asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) a, v = out(reg32) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) a, v = out(reg32) v, options(nostack, readonly))
+        };
         v
     }
 
@@ -277,7 +283,9 @@ mod gpu_kernels {
     #[inline(always)]
     unsafe fn st32(a: u32, v: u32) {
         // SAFETY: per the contract.
-        unsafe { asm!("st.shared.u32 [{a}], {v};", a = in(reg32) a, v = in(reg32) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) a, v = in(reg32) v, options(nostack))
+        }
     }
 
     /// `shared[a] += v`, atomically.
@@ -287,7 +295,9 @@ mod gpu_kernels {
     #[inline(always)]
     unsafe fn atom_add32(a: u32, v: u32) {
         // SAFETY: per the contract.
-        unsafe { asm!("red.shared.add.u32 [{a}], {v};", a = in(reg32) a, v = in(reg32) v, options(nostack)) }
+        unsafe {
+            asm!("red.shared.add.u32 [{a}], {v};", a = in(reg32) a, v = in(reg32) v, options(nostack))
+        }
     }
 
     /// Stores a value of any sort dtype to shared memory, as bits of its size.
@@ -368,14 +378,22 @@ mod gpu_kernels {
     #[inline(always)]
     fn chunk_of(p: &SortPass) -> (u64, u64) {
         let begin = block_idx() as u64 * p.chunk;
-        let end = if begin + p.chunk < p.n { begin + p.chunk } else { p.n };
+        let end = if begin + p.chunk < p.n {
+            begin + p.chunk
+        } else {
+            p.n
+        };
         (begin, end)
     }
 
     /// The pass's digit of a value and its index.
     #[inline(always)]
     fn digit_of<T: SortKey>(p: &SortPass, v: T, idx: u32) -> u32 {
-        if p.row_len == 0 { v.digit(p.digit) } else { ((idx / p.row_len) >> (8 * p.digit)) & 0xff }
+        if p.row_len == 0 {
+            v.digit(p.digit)
+        } else {
+            ((idx / p.row_len) >> (8 * p.digit)) & 0xff
+        }
     }
 
     /// `counts[d * gridDim + block]` = how many values of this block's chunk have digit `d`.
@@ -385,7 +403,12 @@ mod gpu_kernels {
     /// 16-byte aligned, or is null for `0..n` (row mode); `counts` holds `RADIX * gridDim`
     /// u32; the launch has `SORT_BLOCK` threads and `COUNT_SMEM` shared bytes.
     #[inline(always)]
-    unsafe fn count<T: SortKey, const N: usize>(p: &SortPass, keys: *const T, idx: *const u32, counts: *mut u32) {
+    unsafe fn count<T: SortKey, const N: usize>(
+        p: &SortPass,
+        keys: *const T,
+        idx: *const u32,
+        counts: *mut u32,
+    ) {
         let t = thread_idx();
         let lane = t % 32;
         // SAFETY (every shared access below): addresses lie in [0, COUNT_SMEM), aligned.
@@ -432,7 +455,11 @@ mod gpu_kernels {
             let mut e = begin + t as u64;
             while e < end {
                 // SAFETY: e < end <= n.
-                let x = if idx.is_null() { e as u32 } else { unsafe { *idx.add(e as usize) } };
+                let x = if idx.is_null() {
+                    e as u32
+                } else {
+                    unsafe { *idx.add(e as usize) }
+                };
                 add(((x / p.row_len) >> (8 * p.digit)) & 0xff);
                 e += SORT_BLOCK as u64;
             }
@@ -569,7 +596,11 @@ mod gpu_kernels {
                     }
                     if with_idx {
                         // SAFETY: as above.
-                        idxs[j] = if idx_in.is_null() { i as u32 } else { unsafe { *idx_in.add(i as usize) } };
+                        idxs[j] = if idx_in.is_null() {
+                            i as u32
+                        } else {
+                            unsafe { *idx_in.add(i as usize) }
+                        };
                     }
                 }
             });
@@ -578,7 +609,11 @@ mod gpu_kernels {
             unroll!(ITEMS, |j| {
                 let i = seg + (j as u32 * 32 + lane) as u64;
                 let valid = i < end;
-                let d = if valid { digit_of(p, vals[j], idxs[j]) } else { RADIX };
+                let d = if valid {
+                    digit_of(p, vals[j], idxs[j])
+                } else {
+                    RADIX
+                };
                 let peers = match_any(d);
                 let lower = (peers & ((1u32 << lane) - 1)).count_ones();
                 let a = smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4);
@@ -588,7 +623,11 @@ mod gpu_kernels {
                     unsafe { st32(a, c + peers.count_ones()) };
                 }
                 sync_warp();
-                ranks[j] = if valid { (d << 16) | (c + lower) } else { u32::MAX };
+                ranks[j] = if valid {
+                    (d << 16) | (c + lower)
+                } else {
+                    u32::MAX
+                };
             });
             sync_threads();
             // Thread t owns digit t: the per-warp counts become the digit's offsets in
@@ -622,7 +661,8 @@ mod gpu_kernels {
                 if r != u32::MAX {
                     let d = r >> 16;
                     unsafe {
-                        let pos = ld32(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4)) + (r & 0xffff);
+                        let pos =
+                            ld32(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4)) + (r & 0xffff);
                         if with_keys {
                             st_item(smem_addr(SMEM_STAGE + pos * size), vals[j]);
                         }
@@ -635,14 +675,27 @@ mod gpu_kernels {
             sync_threads();
             // Write the staged tile out: consecutive threads, consecutive positions of a
             // digit's run.
-            let len = if end - start < tile as u64 { (end - start) as u32 } else { tile };
+            let len = if end - start < tile as u64 {
+                (end - start) as u32
+            } else {
+                tile
+            };
             unroll!(ITEMS, |k| {
                 let i = k as u32 * SORT_BLOCK + t;
                 if i < len {
-                    let v: T = if with_keys { unsafe { ld_item(smem_addr(SMEM_STAGE + i * size)) } } else { T::ZERO };
-                    let x = if with_idx { unsafe { ld32(smem_addr(stage_idx + i * 4)) } } else { 0 };
+                    let v: T = if with_keys {
+                        unsafe { ld_item(smem_addr(SMEM_STAGE + i * size)) }
+                    } else {
+                        T::ZERO
+                    };
+                    let x = if with_idx {
+                        unsafe { ld32(smem_addr(stage_idx + i * 4)) }
+                    } else {
+                        0
+                    };
                     let d = digit_of(p, v, x);
-                    let pos = unsafe { ld32(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
+                    let pos =
+                        unsafe { ld32(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
                     // SAFETY: pos < n (the scanned counts place every value inside the output).
                     unsafe {
                         if !keys_out.is_null() {
@@ -726,7 +779,16 @@ mod tests {
 
     #[test]
     fn float_keys_put_nan_last_and_merge_zeros() {
-        let v = [1.5f32, f32::NAN, -0.0, f32::NEG_INFINITY, 0.0, -2.0, f32::INFINITY, -f32::NAN];
+        let v = [
+            1.5f32,
+            f32::NAN,
+            -0.0,
+            f32::NEG_INFINITY,
+            0.0,
+            -2.0,
+            f32::INFINITY,
+            -f32::NAN,
+        ];
         let s = sorted_by_key(&v);
         let want = [f32::NEG_INFINITY, -2.0, -0.0, 0.0, 1.5, f32::INFINITY];
         for (a, b) in s.iter().zip(want) {
@@ -757,7 +819,10 @@ mod tests {
     #[test]
     fn complex_keys_follow_numpy_order() {
         let parts = [f32::NAN, -1.0, -0.0, 0.0, 2.5, f32::INFINITY];
-        let all: Vec<c64> = parts.iter().flat_map(|&r| parts.iter().map(move |&i| c64::new(r, i))).collect();
+        let all: Vec<c64> = parts
+            .iter()
+            .flat_map(|&r| parts.iter().map(move |&i| c64::new(r, i)))
+            .collect();
         for &a in &all {
             for &b in &all {
                 assert_eq!(a.key() < b.key(), numpy_complex_lt(a, b), "{a:?} < {b:?}");
@@ -782,7 +847,11 @@ mod tests {
     #[test]
     fn scatter_fits_default_shared_memory() {
         for size in [1, 2, 4, 8, 16] {
-            assert!(scatter_smem(size) <= 48 * 1024, "{size}: {}", scatter_smem(size));
+            assert!(
+                scatter_smem(size) <= 48 * 1024,
+                "{size}: {}",
+                scatter_smem(size)
+            );
             assert_eq!(SMEM_STAGE % 16, 0);
             assert!(tile_len(size) <= 1 << 16, "ranks pack into 16 bits");
         }

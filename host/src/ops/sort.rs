@@ -70,7 +70,7 @@ pub fn passes(key_digits: u32, rows: u64) -> Vec<Digit> {
 }
 
 /// A buffer a pass reads or writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Buf {
     /// Nothing (values not needed; indices `0..n` when read).
     None,
@@ -109,7 +109,7 @@ pub fn schedule(passes: &[Digit], argsort: bool) -> Vec<PassIo> {
             Some(q) => q.keys_out,
         };
         let keys_out = if !argsort {
-            if (p - 1 - i) % 2 == 0 {
+            if (p - 1 - i).is_multiple_of(2) {
                 Buf::Out
             } else {
                 Buf::Tmp(0)
@@ -158,8 +158,7 @@ pub fn sort(a: &Array, axis: Option<isize>, argsort: bool) -> Result<Array> {
         return sort_last_axis(&src, argsort);
     }
     let moved = src.view(
-        src.layout()
-            .moveaxis(&[axis as isize], &[last as isize])?,
+        src.layout().moveaxis(&[axis as isize], &[last as isize])?,
         src.dtype(),
     )?;
     let sorted = sort_last_axis(&moved, argsort)?;
@@ -238,11 +237,7 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
         alloc(uses(Buf::Tmp(0), false), DType::UInt32)?,
         alloc(uses(Buf::Tmp(1), false), DType::UInt32)?,
     ];
-    let counts = Array::empty(
-        device,
-        &[RADIX as usize * g.blocks as usize],
-        DType::UInt32,
-    )?;
+    let counts = Array::empty(device, &[RADIX as usize * g.blocks as usize], DType::UInt32)?;
     let key_ptr = |b: Buf| -> u64 {
         match b {
             Buf::None => 0,
@@ -370,8 +365,13 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
         .kernels()?
         .function(&format!("gpupy_searchsorted_{name}"))?;
     device.bind()?;
-    let (mut ap, mut n, mut vp, mut mm, mut o) =
-        (a.data_ptr(), a.size() as u64, v.data_ptr(), m, out.data_ptr());
+    let (mut ap, mut n, mut vp, mut mm, mut o) = (
+        a.data_ptr(),
+        a.size() as u64,
+        v.data_ptr(),
+        m,
+        out.data_ptr(),
+    );
     let mut side = if right {
         gpupy_kernels::search::RIGHT
     } else {
@@ -401,10 +401,18 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gpupy_kernels::sort::SortKey;
 
     #[test]
     fn grids_cover_the_input_in_whole_tiles() {
-        for (n, size) in [(1u64, 4usize), (4096, 4), (4097, 4), (64 << 20, 4), (1_000_003, 16), (7, 1)] {
+        for (n, size) in [
+            (1u64, 4usize),
+            (4096, 4),
+            (4097, 4),
+            (64 << 20, 4),
+            (1_000_003, 16),
+            (7, 1),
+        ] {
             let g = grid(n, size, 132);
             let tile = tile_len(size) as u64;
             assert_eq!(g.chunk % tile, 0);
@@ -420,7 +428,10 @@ mod tests {
         assert_eq!(passes(4, 1), (0..4).map(Digit::Key).collect::<Vec<_>>());
         assert_eq!(passes(1, 256).len(), 2);
         assert_eq!(passes(1, 257).len(), 3);
-        assert_eq!(passes(2, 65537)[2..], [Digit::Row(0), Digit::Row(1), Digit::Row(2)]);
+        assert_eq!(
+            passes(2, 65537)[2..],
+            [Digit::Row(0), Digit::Row(1), Digit::Row(2)]
+        );
     }
 
     /// Replays a schedule: every read finds what the previous pass wrote, no pass reads
@@ -465,9 +476,186 @@ mod tests {
         }
         // A plain 1-d sort moves no indices.
         let io = schedule(&passes(4, 1), false);
-        assert!(io.iter().all(|p| p.idx_in == Buf::None && p.idx_out == Buf::None));
+        assert!(
+            io.iter()
+                .all(|p| p.idx_in == Buf::None && p.idx_out == Buf::None)
+        );
         // An argsort's row passes move no values.
         let io = schedule(&passes(4, 1000), true);
-        assert!(io[4..].iter().all(|p| p.keys_in == Buf::None && p.keys_out == Buf::None));
+        assert!(
+            io[4..]
+                .iter()
+                .all(|p| p.keys_in == Buf::None && p.keys_out == Buf::None)
+        );
+    }
+
+    /// The three kernels' arithmetic run sequentially on the CPU, with the grid, passes
+    /// and schedule the host launches: per-block digit counts (digit-major), their
+    /// exclusive scan, and the scatter's tiles (warp segments, per-warp counters in
+    /// (item, lane) order, offsets over warps then digits, staging, write-out). Returns
+    /// the values (sort) or int64 indices (argsort).
+    fn emulate<T: SortKey + PartialEq + std::fmt::Debug>(
+        x: &[T],
+        row_len: usize,
+        argsort: bool,
+        sms: u32,
+    ) -> (Vec<T>, Vec<i64>) {
+        let n = x.len();
+        let ps = passes(T::DIGITS, (n / row_len) as u64);
+        let io = schedule(&ps, argsort);
+        let g = grid(n as u64, std::mem::size_of::<T>(), sms);
+        let (blocks, chunk) = (g.blocks as usize, g.chunk as usize);
+        let tile = tile_len(std::mem::size_of::<T>()) as usize;
+        let items = tile / SORT_BLOCK as usize;
+        let mut keys: std::collections::HashMap<Buf, Vec<T>> = Default::default();
+        let mut idx: std::collections::HashMap<Buf, Vec<u32>> = Default::default();
+        keys.insert(Buf::Input, x.to_vec());
+        let mut out_idx = vec![-1i64; n];
+        for (d, b) in ps.iter().zip(&io) {
+            let kin = keys.get(&b.keys_in).cloned();
+            let iin = idx.get(&b.idx_in).cloned();
+            let val = |e: usize| kin.as_ref().map_or(T::ZERO, |k| k[e]);
+            let ix = |e: usize| iin.as_ref().map_or(e as u32, |v| v[e]);
+            let digit = |v: T, i: u32| match *d {
+                Digit::Key(k) => v.digit(k),
+                Digit::Row(k) => ((i / row_len as u32) >> (8 * k)) & 0xff,
+            };
+            let mut counts = vec![0u32; RADIX as usize * blocks];
+            for blk in 0..blocks {
+                for e in blk * chunk..((blk + 1) * chunk).min(n) {
+                    counts[digit(val(e), ix(e)) as usize * blocks + blk] += 1;
+                }
+            }
+            let mut run = 0;
+            for c in counts.iter_mut() {
+                (*c, run) = (run, run + *c);
+            }
+            let mut kout = vec![T::ZERO; n];
+            let mut iout = vec![u32::MAX; n];
+            for blk in 0..blocks {
+                let mut base: Vec<u32> = (0..RADIX as usize)
+                    .map(|d| counts[d * blocks + blk])
+                    .collect();
+                let end = ((blk + 1) * chunk).min(n);
+                let mut start = blk * chunk;
+                while start < end {
+                    let warps = SORT_BLOCK as usize / 32;
+                    let mut counters = vec![vec![0u32; RADIX as usize]; warps];
+                    let mut ranked = Vec::new(); // (warp, digit, rank, value, index)
+                    for (w, counter) in counters.iter_mut().enumerate() {
+                        let seg = start + w * 32 * items;
+                        for j in 0..items {
+                            for lane in 0..32 {
+                                let e = seg + j * 32 + lane;
+                                if e < end {
+                                    let dg = digit(val(e), ix(e)) as usize;
+                                    ranked.push((w, dg, counter[dg], val(e), ix(e)));
+                                    counter[dg] += 1;
+                                }
+                            }
+                        }
+                    }
+                    let mut totals = vec![0u32; RADIX as usize];
+                    for dg in 0..RADIX as usize {
+                        for c in counters.iter_mut() {
+                            (c[dg], totals[dg]) = (totals[dg], totals[dg] + c[dg]);
+                        }
+                    }
+                    let mut before = 0u32;
+                    let mut scatter = vec![0u32; RADIX as usize];
+                    for dg in 0..RADIX as usize {
+                        for c in counters.iter_mut() {
+                            c[dg] += before;
+                        }
+                        scatter[dg] = base[dg].wrapping_sub(before);
+                        base[dg] += totals[dg];
+                        before += totals[dg];
+                    }
+                    let len = (end - start).min(tile);
+                    let mut stage = vec![None; len];
+                    for (w, dg, r, v, i) in ranked {
+                        let pos = (counters[w][dg] + r) as usize;
+                        assert!(stage[pos].is_none(), "two values staged at {pos}");
+                        stage[pos] = Some((v, i));
+                    }
+                    for (i, s) in stage.into_iter().enumerate() {
+                        let (v, x) = s.expect("every tile position staged");
+                        let pos = scatter[digit(v, x) as usize].wrapping_add(i as u32) as usize;
+                        kout[pos] = v;
+                        if b.idx_out == Buf::Out {
+                            out_idx[pos] = (x % row_len as u32) as i64;
+                        } else {
+                            iout[pos] = x;
+                        }
+                    }
+                    start += tile;
+                }
+            }
+            if b.keys_out != Buf::None {
+                keys.insert(b.keys_out, kout);
+            }
+            if b.idx_out != Buf::None && b.idx_out != Buf::Out {
+                idx.insert(b.idx_out, iout);
+            }
+        }
+        (keys.remove(&Buf::Out).unwrap_or_default(), out_idx)
+    }
+
+    /// NumPy's stable sort of each row, by key.
+    fn want<T: SortKey>(x: &[T], row_len: usize) -> (Vec<T>, Vec<i64>) {
+        let (mut vals, mut idx) = (Vec::new(), Vec::new());
+        for row in x.chunks(row_len) {
+            let mut order: Vec<usize> = (0..row.len()).collect();
+            order.sort_by_key(|&i| row[i].key()); // stable
+            vals.extend(order.iter().map(|&i| row[i]));
+            idx.extend(order.iter().map(|&i| i as i64));
+        }
+        (vals, idx)
+    }
+
+    #[test]
+    fn emulated_passes_sort_stably() {
+        // A small LCG: deterministic data with many duplicates and NaNs.
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) as u32
+        };
+        let f: Vec<f32> = (0..20_000)
+            .map(|_| match next() % 9 {
+                0 => f32::NAN,
+                1 => -0.0,
+                2 => 0.0,
+                k => (k as f32 - 5.0) * 1.5,
+            })
+            .collect();
+        for (row_len, sms) in [(20_000, 1), (20_000, 4), (1000, 2), (7, 3), (2, 1)] {
+            let (wv, wi) = want(&f, row_len);
+            let (v, _) = emulate(&f, row_len, false, sms);
+            assert_eq!(
+                v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                wv.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                "sort rows of {row_len}"
+            );
+            let (_, i) = emulate(&f, row_len, true, sms);
+            assert_eq!(i, wi, "argsort rows of {row_len}");
+        }
+        let b: Vec<u8> = (0..5000).map(|_| (next() % 3) as u8).collect();
+        assert_eq!(emulate(&b, 5000, true, 2).1, want(&b, 5000).1);
+        let z: Vec<gpupy_kernels::dtype::c64> = (0..3000)
+            .map(|_| {
+                gpupy_kernels::dtype::c64::new(
+                    (next() % 3) as f32,
+                    if next() % 5 == 0 {
+                        f32::NAN
+                    } else {
+                        (next() % 2) as f32
+                    },
+                )
+            })
+            .collect();
+        assert_eq!(emulate(&z, 300, true, 2).1, want(&z, 300).1);
     }
 }
