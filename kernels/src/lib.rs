@@ -24,6 +24,8 @@ pub mod index;
 pub mod loops;
 pub mod ops;
 pub mod reduction;
+pub mod search;
+pub mod sort;
 pub mod table;
 
 #[cfg(target_arch = "nvptx64")]

@@ -10,6 +10,7 @@
 //! - `operators`: Python's operators on arrays;
 //! - `math`: matrix products;
 //! - `reduction`: the reduction engine (NumPy's signatures are in `gpupy/_reduction.py`);
+//! - `sort`: radix sort/argsort along an axis and `searchsorted`;
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
@@ -28,6 +29,7 @@ mod ndarray;
 mod ndarray_methods;
 mod operators;
 mod reduction;
+mod sort;
 mod ufunc;
 
 use pyo3::prelude::*;
@@ -44,5 +46,6 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     manipulation::register(m)?;
     ndarray_methods::register(m)?;
     cuda::register(m)?;
+    sort::register(m)?;
     Ok(())
 }

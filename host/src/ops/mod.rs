@@ -10,6 +10,7 @@ pub mod fill;
 pub mod indexing;
 pub mod matmul;
 pub mod reduce;
+pub mod sort;
 
 use std::ffi::c_void;
 

@@ -1,0 +1,859 @@
+//! Sorting: a stable LSD radix sort over 8-bit digits, with an optional `u32` index
+//! payload (for `argsort`, and for sorts of many rows at once).
+//!
+//! Keys. Every dtype maps to unsigned bits whose unsigned order is NumPy's sort order
+//! (`SortKey::key`): signed integers flip the sign bit; floats flip every bit of a
+//! negative value and only the sign bit of a positive one, after mapping -0.0 to +0.0
+//! (NumPy compares them equal, and a stable sort must then keep their input order) and
+//! every NaN to all ones (NaNs sort last, in input order). Complex numbers follow NumPy's
+//! lexicographic order with its NaN classes: `[R + Rj, R + nanj, nan + Rj, nan + nanj]`.
+//! The kernels never store keys: they move the raw values and compute each pass's digit
+//! on the fly, so the sorted output holds the input's exact bits (signed zeros and NaN
+//! payloads included) and no transform pass is needed.
+//!
+//! One pass sorts stably by one digit, in three launches:
+//! 1. `gpupy_sort_count_<dtype>`: block `b` counts the digits of its chunk of the input
+//!    (`chunk` elements, a whole number of tiles) into `counts[digit * G + b]`;
+//! 2. `gpupy_sort_scan`: one block turns `counts` into its exclusive prefix sum, which is,
+//!    digit-major, where each block's run of each digit starts in the output;
+//! 3. `gpupy_sort_scatter_<dtype>`: block `b` walks its chunk tile by tile. A tile is 256
+//!    threads x `items_per_thread` values held in registers; each warp ranks its values
+//!    per digit in input order (`match.any.sync` finds the lanes holding the same digit,
+//!    the population count of the lower ones plus a per-warp counter in shared memory is
+//!    the rank), the block turns the per-warp counts into tile offsets, the values are
+//!    staged in shared memory in digit order and then written out from there, so runs of
+//!    one digit go to consecutive addresses (coalesced stores).
+//!
+//! Rows. A sort along the last axis of an `(R, C)` array sorts all `R * C` values at
+//! once: after the key passes, further passes sort stably by the row number, which is
+//! the index payload divided by `C` (`SortPass::row_len`); rows stay in order and each
+//! row ends up sorted. The last pass can write the index payload as int64 modulo the row
+//! length, which is exactly NumPy's `argsort` result.
+//!
+//! The key functions and the launch constants compile for the host too, where `cargo
+//! test` checks them; the kernels exist only in the nvptx64 build.
+
+use crate::dtype::{Element, c64, c128};
+
+/// Threads per block of the count and scatter kernels: one digit per thread.
+pub const SORT_BLOCK: u32 = 256;
+/// Values per digit.
+pub const RADIX: u32 = 256;
+/// Warps per block.
+pub const SORT_WARPS: u32 = SORT_BLOCK / 32;
+/// Threads of the one-block scan kernel.
+pub const SCAN_BLOCK: u32 = 1024;
+/// `SortPass::flags` bit: the index output is int64 (`idx % out_row_len`), not u32.
+pub const INDEX_OUT_I64: u32 = 1;
+
+/// Values each thread of the scatter kernel holds per tile: as many as keep the staging
+/// area of a tile (values plus u32 indices) near 32 KiB, so the kernel fits the default
+/// 48 KiB of shared memory.
+pub const fn items_per_thread(itemsize: usize) -> u32 {
+    match itemsize {
+        1 | 2 | 4 => 16,
+        8 => 8,
+        _ => 4,
+    }
+}
+
+/// Values per scatter tile.
+pub const fn tile_len(itemsize: usize) -> u32 {
+    SORT_BLOCK * items_per_thread(itemsize)
+}
+
+/// Shared memory of the scatter kernel, in bytes from the start of the dynamic array:
+/// per-warp digit counters `[SORT_WARPS][RADIX]` u32, then per digit the block's running
+/// output start, then per digit the tile's scatter offset, then the warp totals of the
+/// block scan, then the staged tile (values, then u32 indices).
+pub const SMEM_COUNTERS: u32 = 0;
+pub const SMEM_BASE: u32 = SMEM_COUNTERS + SORT_WARPS * RADIX * 4;
+pub const SMEM_SCATTER: u32 = SMEM_BASE + RADIX * 4;
+pub const SMEM_SCAN: u32 = SMEM_SCATTER + RADIX * 4;
+pub const SMEM_STAGE: u32 = SMEM_SCAN + 512;
+
+/// Shared bytes of the scatter kernel for values of `itemsize` bytes.
+pub const fn scatter_smem(itemsize: usize) -> u32 {
+    SMEM_STAGE + tile_len(itemsize) * (itemsize as u32 + 4)
+}
+
+/// Shared bytes of the count kernel: one histogram column per lane, `[RADIX][32]` u32,
+/// so the lanes of a warp never add to the same word (no atomic or bank conflicts).
+pub const COUNT_SMEM: u32 = RADIX * 32 * 4;
+
+/// One pass of the radix sort; passed by value to the count and scatter kernels.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortPass {
+    /// Values to sort (below 2^32: indices are u32).
+    pub n: u64,
+    /// Values per block: a whole number of tiles, so every block's chunk starts aligned.
+    pub chunk: u64,
+    /// Key mode (`row_len == 0`): which 8-bit digit of the key, from the least significant.
+    pub digit: u32,
+    /// Row mode when nonzero: the digit is byte `digit` of `index / row_len`.
+    pub row_len: u32,
+    /// With `INDEX_OUT_I64`: the index is written as `index % out_row_len`.
+    pub out_row_len: u32,
+    pub flags: u32,
+}
+
+/// A value's place in NumPy's sort order, as unsigned bits (see the module comment).
+pub trait SortKey: Element {
+    /// The key; its `Ord` is the sort order (lexicographic for complex numbers).
+    type Key: Ord + Copy;
+    /// 8-bit digits in the key.
+    const DIGITS: u32;
+    fn key(self) -> Self::Key;
+    /// Digit `d` of the key, counting from the least significant (`d < DIGITS`).
+    fn digit(self, d: u32) -> u32;
+}
+
+macro_rules! word_key {
+    ($t:ty, $k:ty, |$x:ident| $f:expr) => {
+        impl SortKey for $t {
+            type Key = $k;
+            const DIGITS: u32 = core::mem::size_of::<$k>() as u32;
+            #[inline(always)]
+            fn key(self) -> $k {
+                let $x = self;
+                $f
+            }
+            #[inline(always)]
+            fn digit(self, d: u32) -> u32 {
+                ((self.key() as u64) >> (8 * d)) as u32 & 0xff
+            }
+        }
+    };
+}
+
+word_key!(u8, u8, |x| x);
+word_key!(u16, u16, |x| x);
+word_key!(u32, u32, |x| x);
+word_key!(u64, u64, |x| x);
+word_key!(i8, u8, |x| (x as u8) ^ 0x80);
+word_key!(i16, u16, |x| (x as u16) ^ 0x8000);
+word_key!(i32, u32, |x| (x as u32) ^ 0x8000_0000);
+word_key!(i64, u64, |x| (x as u64) ^ 0x8000_0000_0000_0000);
+
+/// The float key of bits `b` (see the module comment); `sign` is the sign bit and `inf`
+/// the bits of +infinity.
+macro_rules! float_bits_key {
+    ($b:expr, $u:ty, $inf:expr) => {{
+        let b: $u = $b;
+        let sign: $u = 1 << (<$u>::BITS - 1);
+        let mag = b & !sign;
+        if mag > $inf {
+            <$u>::MAX
+        } else if mag == 0 {
+            sign
+        } else if b & sign != 0 {
+            !b
+        } else {
+            b | sign
+        }
+    }};
+}
+word_key!(f16, u16, |x| float_bits_key!(x.to_bits(), u16, 0x7c00));
+word_key!(f32, u32, |x| float_bits_key!(x.to_bits(), u32, 0x7f80_0000));
+word_key!(f64, u64, |x| float_bits_key!(
+    x.to_bits(),
+    u64,
+    0x7ff0_0000_0000_0000
+));
+
+/// NumPy's complex order as `(class, real key, imaginary key)`: class 0 has no NaN part,
+/// 1 a NaN imaginary part, 2 a NaN real part, 3 both; a NaN part's key is 0.
+macro_rules! complex_key {
+    ($c:ty, $f:ty, $u:ty) => {
+        impl SortKey for $c {
+            type Key = (u8, $u, $u);
+            const DIGITS: u32 = 2 * core::mem::size_of::<$u>() as u32 + 1;
+            #[inline(always)]
+            fn key(self) -> (u8, $u, $u) {
+                let (re_nan, im_nan) = (self.re != self.re, self.im != self.im);
+                let class = re_nan as u8 * 2 + im_nan as u8;
+                let re = if re_nan { 0 } else { self.re.key() };
+                let im = if im_nan { 0 } else { self.im.key() };
+                (class, re, im)
+            }
+            #[inline(always)]
+            fn digit(self, d: u32) -> u32 {
+                let (class, re, im) = self.key();
+                const W: u32 = core::mem::size_of::<$u>() as u32;
+                if d < W {
+                    (im >> (8 * d)) as u32 & 0xff
+                } else if d < 2 * W {
+                    (re >> (8 * (d - W))) as u32 & 0xff
+                } else {
+                    class as u32
+                }
+            }
+        }
+    };
+}
+complex_key!(c64, f32, u32);
+complex_key!(c128, f64, u64);
+
+/// Kernel-name suffix and key type of every dtype with sort kernels. Booleans sort as
+/// bytes (NumPy's are 0 or 1).
+#[macro_export]
+macro_rules! for_each_sort_dtype {
+    ($m:ident $(, $extra:tt)*) => {
+        $m! { [$($extra)*]
+            (bool, u8) (i8, i8) (i16, i16) (i32, i32) (i64, i64)
+            (u8, u8) (u16, u16) (u32, u32) (u64, u64)
+            (f16, f16) (f32, f32) (f64, f64) (c64, c64) (c128, c128)
+        }
+    };
+}
+
+macro_rules! digits_table {
+    ([] $(($name:ident, $t:ident))*) => {
+        /// Key digits (radix passes) per dtype, in `for_each_dtype!` order.
+        pub const KEY_DIGITS: &[u32] = &[$(<$t as SortKey>::DIGITS),*];
+    };
+}
+for_each_sort_dtype!(digits_table);
+
+#[cfg(target_arch = "nvptx64")]
+mod gpu_kernels {
+    use core::arch::asm;
+
+    use super::*;
+    use crate::dtype::load_pack;
+    use crate::gpu::{block_idx, grid_dim, smem_addr, sync_threads, thread_idx};
+
+    /// Runs `$body` with `$j` = 0, 1, ... `$n - 1` as constants (at most 16), so arrays
+    /// indexed by `$j` stay in registers (a rolled loop would index them at run time,
+    /// which puts them in local memory).
+    macro_rules! unroll {
+        ($n:expr, |$j:ident| $body:block) => {
+            unroll!(@go $n, $j, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+        };
+        (@go $n:expr, $j:ident, $body:block, $($k:literal)*) => {
+            $( if $k < $n { #[allow(clippy::identity_op)] let $j: usize = $k; $body } )*
+        };
+    }
+
+    /// The lanes of the warp whose `v` equals this lane's; every lane must call it.
+    #[inline(always)]
+    fn match_any(v: u32) -> u32 {
+        let r: u32;
+        // SAFETY: register-only; all 32 lanes take part (the callers' loops are uniform).
+        unsafe {
+            asm!("match.any.sync.b32 {r}, {v}, 0xffffffff;", r = out(reg32) r, v = in(reg32) v,
+                 options(nostack, nomem))
+        };
+        r
+    }
+
+    /// Orders the warp's shared-memory accesses before and after it.
+    #[inline(always)]
+    fn sync_warp() {
+        // SAFETY: all 32 lanes reach it (uniform control flow in the callers).
+        unsafe { asm!("bar.warp.sync 0xffffffff;", options(nostack)) }
+    }
+
+    #[inline(always)]
+    fn shfl_up(v: u32, delta: u32) -> u32 {
+        let r: u32;
+        // SAFETY: register-only; all 32 lanes take part.
+        unsafe {
+            asm!("shfl.sync.up.b32 {r}, {v}, {d}, 0, 0xffffffff;",
+                 r = out(reg32) r, v = in(reg32) v, d = in(reg32) delta, options(nostack, nomem))
+        };
+        r
+    }
+
+    /// # Safety
+    /// `a` is a 4-byte aligned shared-window address inside the launch's shared size.
+    #[inline(always)]
+    unsafe fn ld32(a: u32) -> u32 {
+        let v: u32;
+        // SAFETY: per the contract.
+        unsafe {
+            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) a, v = out(reg32) v, options(nostack, readonly))
+        };
+        v
+    }
+
+    /// # Safety
+    /// As for `ld32`.
+    #[inline(always)]
+    unsafe fn st32(a: u32, v: u32) {
+        // SAFETY: per the contract.
+        unsafe {
+            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) a, v = in(reg32) v, options(nostack))
+        }
+    }
+
+    /// `shared[a] += v`, atomically.
+    ///
+    /// # Safety
+    /// As for `ld32`.
+    #[inline(always)]
+    unsafe fn atom_add32(a: u32, v: u32) {
+        // SAFETY: per the contract.
+        unsafe {
+            asm!("red.shared.add.u32 [{a}], {v};", a = in(reg32) a, v = in(reg32) v, options(nostack))
+        }
+    }
+
+    /// Stores a value of any sort dtype to shared memory, as bits of its size.
+    ///
+    /// # Safety
+    /// `a` is a shared-window address inside the launch's shared size, aligned to the
+    /// value's size.
+    #[inline(always)]
+    unsafe fn st_item<T: Copy>(a: u32, v: T) {
+        // SAFETY: per the contract; each arm moves exactly size_of::<T>() bytes.
+        unsafe {
+            match core::mem::size_of::<T>() {
+                1 => {
+                    let b = core::mem::transmute_copy::<T, u8>(&v) as u32;
+                    asm!("st.shared.u8 [{a}], {b};", a = in(reg32) a, b = in(reg32) b, options(nostack))
+                }
+                2 => {
+                    let b = core::mem::transmute_copy::<T, u16>(&v) as u32;
+                    asm!("st.shared.u16 [{a}], {b};", a = in(reg32) a, b = in(reg32) b, options(nostack))
+                }
+                4 => {
+                    let b = core::mem::transmute_copy::<T, u32>(&v);
+                    asm!("st.shared.u32 [{a}], {b};", a = in(reg32) a, b = in(reg32) b, options(nostack))
+                }
+                8 => {
+                    let b = core::mem::transmute_copy::<T, u64>(&v);
+                    asm!("st.shared.u64 [{a}], {b};", a = in(reg32) a, b = in(reg64) b, options(nostack))
+                }
+                _ => {
+                    let [x, y] = core::mem::transmute_copy::<T, [u64; 2]>(&v);
+                    asm!("st.shared.v2.u64 [{a}], {{{x}, {y}}};", a = in(reg32) a, x = in(reg64) x,
+                         y = in(reg64) y, options(nostack))
+                }
+            }
+        }
+    }
+
+    /// Loads a value stored by `st_item`.
+    ///
+    /// # Safety
+    /// As for `st_item`; the bytes there were written by `st_item::<T>`.
+    #[inline(always)]
+    unsafe fn ld_item<T: Copy>(a: u32) -> T {
+        // SAFETY: per the contract; each arm reads exactly size_of::<T>() bytes.
+        unsafe {
+            match core::mem::size_of::<T>() {
+                1 => {
+                    let b: u32;
+                    asm!("ld.shared.u8 {b}, [{a}];", a = in(reg32) a, b = out(reg32) b, options(nostack, readonly));
+                    core::mem::transmute_copy(&(b as u8))
+                }
+                2 => {
+                    let b: u32;
+                    asm!("ld.shared.u16 {b}, [{a}];", a = in(reg32) a, b = out(reg32) b, options(nostack, readonly));
+                    core::mem::transmute_copy(&(b as u16))
+                }
+                4 => {
+                    let b: u32;
+                    asm!("ld.shared.u32 {b}, [{a}];", a = in(reg32) a, b = out(reg32) b, options(nostack, readonly));
+                    core::mem::transmute_copy(&b)
+                }
+                8 => {
+                    let b: u64;
+                    asm!("ld.shared.u64 {b}, [{a}];", a = in(reg32) a, b = out(reg64) b, options(nostack, readonly));
+                    core::mem::transmute_copy(&b)
+                }
+                _ => {
+                    let (x, y): (u64, u64);
+                    asm!("ld.shared.v2.u64 {{{x}, {y}}}, [{a}];", a = in(reg32) a, x = out(reg64) x,
+                         y = out(reg64) y, options(nostack, readonly));
+                    core::mem::transmute_copy(&[x, y])
+                }
+            }
+        }
+    }
+
+    /// This block's chunk `[begin, end)` of `0..n`.
+    #[inline(always)]
+    fn chunk_of(p: &SortPass) -> (u64, u64) {
+        let begin = block_idx() as u64 * p.chunk;
+        let end = if begin + p.chunk < p.n {
+            begin + p.chunk
+        } else {
+            p.n
+        };
+        (begin, end)
+    }
+
+    /// The pass's digit of a value and its index.
+    #[inline(always)]
+    fn digit_of<T: SortKey>(p: &SortPass, v: T, idx: u32) -> u32 {
+        if p.row_len == 0 {
+            v.digit(p.digit)
+        } else {
+            ((idx / p.row_len) >> (8 * p.digit)) & 0xff
+        }
+    }
+
+    /// `counts[d * gridDim + block]` = how many values of this block's chunk have digit `d`.
+    ///
+    /// # Safety
+    /// `keys` holds `p.n` values, 16-byte aligned (key mode); `idx` holds `p.n` indices,
+    /// 16-byte aligned, or is null for `0..n` (row mode); `counts` holds `RADIX * gridDim`
+    /// u32; the launch has `SORT_BLOCK` threads and `COUNT_SMEM` shared bytes.
+    #[inline(always)]
+    unsafe fn count<T: SortKey, const N: usize>(
+        p: &SortPass,
+        keys: *const T,
+        idx: *const u32,
+        counts: *mut u32,
+    ) {
+        let t = thread_idx();
+        let lane = t % 32;
+        // SAFETY (every shared access below): addresses lie in [0, COUNT_SMEM), aligned.
+        unsafe {
+            for k in 0..32 {
+                st32(smem_addr((k * SORT_BLOCK + t) * 4), 0);
+            }
+        }
+        sync_threads();
+        let (begin, end) = chunk_of(p);
+        let column = smem_addr(lane * 4);
+        let add = |d: u32| unsafe { atom_add32(column + d * 128, 1) };
+        if p.row_len == 0 {
+            // Rounds of four 16-byte packs per thread, all four loads in flight at once.
+            let round = 4 * (SORT_BLOCK as usize * N) as u64;
+            let mut r = begin;
+            while r + round <= end {
+                let at = |q: u32| r + ((q * SORT_BLOCK + t) as usize * N) as u64;
+                // SAFETY: every pack lies in [r, r + round) within the chunk, aligned
+                // because chunks are whole tiles of a 16-byte aligned array.
+                let packs: [[T; N]; 4] = unsafe {
+                    [
+                        load_pack::<T, N>(keys.add(at(0) as usize)),
+                        load_pack::<T, N>(keys.add(at(1) as usize)),
+                        load_pack::<T, N>(keys.add(at(2) as usize)),
+                        load_pack::<T, N>(keys.add(at(3) as usize)),
+                    ]
+                };
+                unroll!(4, |q| {
+                    unroll!(N, |k| {
+                        add(packs[q][k].digit(p.digit));
+                    });
+                });
+                r += round;
+            }
+            // The rest one value at a time.
+            let mut e = r + t as u64;
+            while e < end {
+                // SAFETY: e < end <= n.
+                add(unsafe { *keys.add(e as usize) }.digit(p.digit));
+                e += SORT_BLOCK as u64;
+            }
+        } else {
+            let mut e = begin + t as u64;
+            while e < end {
+                // SAFETY: e < end <= n.
+                let x = if idx.is_null() {
+                    e as u32
+                } else {
+                    unsafe { *idx.add(e as usize) }
+                };
+                add(((x / p.row_len) >> (8 * p.digit)) & 0xff);
+                e += SORT_BLOCK as u64;
+            }
+        }
+        sync_threads();
+        // Thread d sums row d, starting at a lane that differs per thread (no bank conflicts).
+        let mut total = 0;
+        for k in 0..32 {
+            let l = (k + t) % 32;
+            // SAFETY: inside the histogram.
+            total += unsafe { ld32(smem_addr((t * 32 + l) * 4)) };
+        }
+        // SAFETY: t < RADIX and the block index < gridDim.
+        unsafe { *counts.add((t * grid_dim() + block_idx()) as usize) = total };
+    }
+
+    /// In-place exclusive prefix sum of `counts[..len]`, by one block of `SCAN_BLOCK`
+    /// threads, each owning a contiguous segment.
+    ///
+    /// # Safety
+    /// `counts` holds `len` u32 whose sum fits u32; the launch has one block of
+    /// `SCAN_BLOCK` threads and `SCAN_BLOCK / 32 * 4` shared bytes.
+    #[inline(always)]
+    unsafe fn scan(counts: *mut u32, len: u32) {
+        let t = thread_idx();
+        let per = len.div_ceil(SCAN_BLOCK);
+        let begin = t * per;
+        let end = if begin + per < len { begin + per } else { len };
+        let mut sum = 0u32;
+        let mut i = begin;
+        while i < end {
+            // SAFETY: i < len.
+            sum += unsafe { *counts.add(i as usize) };
+            i += 1;
+        }
+        // SAFETY: the warp totals use SCAN_BLOCK / 32 words.
+        let mut run = unsafe { block_exclusive_scan(sum, 0) };
+        let mut i = begin;
+        while i < end {
+            // SAFETY: i < len.
+            unsafe {
+                let c = counts.add(i as usize);
+                let v = *c;
+                *c = run;
+                run += v;
+            }
+            i += 1;
+        }
+    }
+
+    /// The exclusive prefix sum of `v` over the block's threads, in thread order.
+    ///
+    /// # Safety
+    /// Every thread of the block calls it; one word per warp of shared memory at byte
+    /// `offset` is free; the caller syncs before reusing them.
+    #[inline(always)]
+    unsafe fn block_exclusive_scan(v: u32, offset: u32) -> u32 {
+        let t = thread_idx();
+        let (lane, warp) = (t % 32, t / 32);
+        let mut x = v;
+        let mut d = 1;
+        while d < 32 {
+            let y = shfl_up(x, d);
+            if lane >= d {
+                x += y;
+            }
+            d *= 2;
+        }
+        if lane == 31 {
+            // SAFETY: warp < warps words at `offset`.
+            unsafe { st32(smem_addr(offset + warp * 4), x) };
+        }
+        sync_threads();
+        let mut before = 0;
+        let mut w = 0;
+        while w < warp {
+            // SAFETY: written before the barrier.
+            before += unsafe { ld32(smem_addr(offset + w * 4)) };
+            w += 1;
+        }
+        before + x - v
+    }
+
+    /// One stable scatter pass over this block's chunk (see the module comment).
+    /// `keys_in` null: the pass needs no values (row passes of an argsort); `keys_out`
+    /// null: the values are not written; `idx_in` null: the indices are `0..n`;
+    /// `idx_out` 0: the indices are not written, else u32 or (`INDEX_OUT_I64`) int64.
+    ///
+    /// # Safety
+    /// Non-null arrays hold `p.n` elements; `offsets` is the scanned `counts` of this
+    /// pass's count launch with the same grid; in key mode `keys_in` is not null; the
+    /// launch has `SORT_BLOCK` threads and `scatter_smem(size_of::<T>())` shared bytes.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn scatter<T: SortKey, const ITEMS: usize>(
+        p: &SortPass,
+        keys_in: *const T,
+        keys_out: *mut T,
+        idx_in: *const u32,
+        idx_out: u64,
+        offsets: *const u32,
+    ) {
+        let t = thread_idx();
+        let (lane, warp) = (t % 32, t / 32);
+        let size = core::mem::size_of::<T>() as u32;
+        let tile = SORT_BLOCK * ITEMS as u32;
+        let stage_idx = SMEM_STAGE + tile * size;
+        let with_keys = !keys_in.is_null();
+        let with_idx = !idx_in.is_null() || idx_out != 0 || p.row_len != 0;
+        let (begin, end) = chunk_of(p);
+        // SAFETY (every shared access below): the addresses lie inside scatter_smem(size)
+        // by the layout constants; digits are < RADIX, tile positions < tile.
+        unsafe {
+            let base = *offsets.add((t * grid_dim() + block_idx()) as usize);
+            st32(smem_addr(SMEM_BASE + t * 4), base);
+        }
+        let mut start = begin;
+        while start < end {
+            for w in 0..SORT_WARPS {
+                unsafe { st32(smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4), 0) };
+            }
+            sync_threads();
+            // Warp w holds the w-th run of 32 * ITEMS values; item j of a lane is value
+            // j * 32 + lane of it, so (j, lane) order is input order.
+            let seg = start + (warp * 32 * ITEMS as u32) as u64;
+            let mut vals = [T::ZERO; ITEMS];
+            let mut idxs = [0u32; ITEMS];
+            unroll!(ITEMS, |j| {
+                let i = seg + (j as u32 * 32 + lane) as u64;
+                if i < end {
+                    if with_keys {
+                        // SAFETY: i < end <= n.
+                        vals[j] = unsafe { *keys_in.add(i as usize) };
+                    }
+                    if with_idx {
+                        // SAFETY: as above.
+                        idxs[j] = if idx_in.is_null() {
+                            i as u32
+                        } else {
+                            unsafe { *idx_in.add(i as usize) }
+                        };
+                    }
+                }
+            });
+            // Rank within the warp: (digit << 16) | rank, or u32::MAX past the end.
+            let mut ranks = [0u32; ITEMS];
+            unroll!(ITEMS, |j| {
+                let i = seg + (j as u32 * 32 + lane) as u64;
+                let valid = i < end;
+                let d = if valid {
+                    digit_of(p, vals[j], idxs[j])
+                } else {
+                    RADIX
+                };
+                let peers = match_any(d);
+                let lower = (peers & ((1u32 << lane) - 1)).count_ones();
+                let a = smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4);
+                let c = if valid { unsafe { ld32(a) } } else { 0 };
+                sync_warp();
+                if valid && lower == 0 {
+                    unsafe { st32(a, c + peers.count_ones()) };
+                }
+                sync_warp();
+                ranks[j] = if valid {
+                    (d << 16) | (c + lower)
+                } else {
+                    u32::MAX
+                };
+            });
+            sync_threads();
+            // Thread t owns digit t: the per-warp counts become the digit's offsets in
+            // the tile (warps in order, then digits in order).
+            let mut total = 0u32;
+            for w in 0..SORT_WARPS {
+                let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
+                unsafe {
+                    let c = ld32(a);
+                    st32(a, total);
+                    total += c;
+                }
+            }
+            // SAFETY: SMEM_SCAN has room for SORT_WARPS words.
+            let before = unsafe { block_exclusive_scan(total, SMEM_SCAN) };
+            unsafe {
+                for w in 0..SORT_WARPS {
+                    let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
+                    st32(a, ld32(a) + before);
+                }
+                // Tile position i of digit t goes to output position scatter[t] + i
+                // (wrapping u32 arithmetic: the true position is below n < 2^32).
+                let base = ld32(smem_addr(SMEM_BASE + t * 4));
+                st32(smem_addr(SMEM_SCATTER + t * 4), base.wrapping_sub(before));
+                st32(smem_addr(SMEM_BASE + t * 4), base + total);
+            }
+            sync_threads();
+            // Stage the tile in digit order.
+            unroll!(ITEMS, |j| {
+                let r = ranks[j];
+                if r != u32::MAX {
+                    let d = r >> 16;
+                    unsafe {
+                        let pos =
+                            ld32(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4)) + (r & 0xffff);
+                        if with_keys {
+                            st_item(smem_addr(SMEM_STAGE + pos * size), vals[j]);
+                        }
+                        if with_idx {
+                            st32(smem_addr(stage_idx + pos * 4), idxs[j]);
+                        }
+                    }
+                }
+            });
+            sync_threads();
+            // Write the staged tile out: consecutive threads, consecutive positions of a
+            // digit's run.
+            let len = if end - start < tile as u64 {
+                (end - start) as u32
+            } else {
+                tile
+            };
+            unroll!(ITEMS, |k| {
+                let i = k as u32 * SORT_BLOCK + t;
+                if i < len {
+                    let v: T = if with_keys {
+                        unsafe { ld_item(smem_addr(SMEM_STAGE + i * size)) }
+                    } else {
+                        T::ZERO
+                    };
+                    let x = if with_idx {
+                        unsafe { ld32(smem_addr(stage_idx + i * 4)) }
+                    } else {
+                        0
+                    };
+                    let d = digit_of(p, v, x);
+                    let pos =
+                        unsafe { ld32(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
+                    // SAFETY: pos < n (the scanned counts place every value inside the output).
+                    unsafe {
+                        if !keys_out.is_null() {
+                            *keys_out.add(pos) = v;
+                        }
+                        if idx_out != 0 {
+                            if p.flags & INDEX_OUT_I64 != 0 {
+                                *(idx_out as *mut i64).add(pos) = (x % p.out_row_len) as i64;
+                            } else {
+                                *(idx_out as *mut u32).add(pos) = x;
+                            }
+                        }
+                    }
+                }
+            });
+            // The next tile first writes the counters, which nobody reads past the
+            // staging barrier above; the scatter offsets and the staging area are only
+            // rewritten after the next tile's barriers.
+            start += tile as u64;
+        }
+    }
+
+    macro_rules! sort_entries {
+        ([] $(($name:ident, $t:ident))*) => { $(
+            const _: () = {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                const N: usize = if SIZE >= 16 { 1 } else { 16 / SIZE };
+                const ITEMS: usize = items_per_thread(SIZE) as usize;
+
+                #[unsafe(export_name = concat!("gpupy_sort_count_", stringify!($name)))]
+                unsafe extern "ptx-kernel" fn c(p: SortPass, keys: *const $t, idx: *const u32, counts: *mut u32) {
+                    // SAFETY: the host launches per count's contract.
+                    unsafe { count::<$t, N>(&p, keys, idx, counts) }
+                }
+
+                #[unsafe(export_name = concat!("gpupy_sort_scatter_", stringify!($name)))]
+                unsafe extern "ptx-kernel" fn s(
+                    p: SortPass,
+                    keys_in: *const $t,
+                    keys_out: *mut $t,
+                    idx_in: *const u32,
+                    idx_out: u64,
+                    offsets: *const u32,
+                ) {
+                    // SAFETY: the host launches per scatter's contract.
+                    unsafe { scatter::<$t, ITEMS>(&p, keys_in, keys_out, idx_in, idx_out, offsets) }
+                }
+            };
+        )* };
+    }
+    for_each_sort_dtype!(sort_entries);
+
+    #[unsafe(export_name = "gpupy_sort_scan")]
+    unsafe extern "ptx-kernel" fn scan_entry(counts: *mut u32, len: u32) {
+        // SAFETY: the host launches per scan's contract.
+        unsafe { scan(counts, len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sorting by key must give NumPy's order: checked against a comparison that spells
+    /// NumPy's rules out.
+    fn sorted_by_key<T: SortKey + Copy>(v: &[T]) -> Vec<T> {
+        let mut v = v.to_vec();
+        v.sort_by_key(|x| x.key());
+        v
+    }
+
+    #[test]
+    fn integer_keys_keep_order() {
+        let v: Vec<i8> = vec![5, -128, 127, 0, -1, 3];
+        assert_eq!(sorted_by_key(&v), vec![-128, -1, 0, 3, 5, 127]);
+        let v: Vec<i64> = vec![i64::MAX, i64::MIN, -5, 7];
+        assert_eq!(sorted_by_key(&v), vec![i64::MIN, -5, 7, i64::MAX]);
+        let v: Vec<u16> = vec![65535, 0, 300];
+        assert_eq!(sorted_by_key(&v), vec![0, 300, 65535]);
+    }
+
+    #[test]
+    fn float_keys_put_nan_last_and_merge_zeros() {
+        let v = [
+            1.5f32,
+            f32::NAN,
+            -0.0,
+            f32::NEG_INFINITY,
+            0.0,
+            -2.0,
+            f32::INFINITY,
+            -f32::NAN,
+        ];
+        let s = sorted_by_key(&v);
+        let want = [f32::NEG_INFINITY, -2.0, -0.0, 0.0, 1.5, f32::INFINITY];
+        for (a, b) in s.iter().zip(want) {
+            assert_eq!(a.to_bits(), b.to_bits());
+        }
+        assert!(s[6].is_nan() && s[7].is_nan());
+        assert_eq!((-0.0f64).key(), 0.0f64.key());
+        assert_eq!(f64::NAN.key(), (-f64::NAN).key());
+        assert_eq!((-0.0f16).key(), (0.0f16).key());
+        assert!(f16::MAX.key() < f16::INFINITY.key() && f16::INFINITY.key() < f16::NAN.key());
+        assert!(f16::MIN_POSITIVE.key() > (0.0f16).key());
+        assert!((-f16::MIN_POSITIVE).key() < (0.0f16).key());
+    }
+
+    /// NumPy's complex less-than (npysort's CFLOAT_LT), written out.
+    fn numpy_complex_lt(a: c64, b: c64) -> bool {
+        if a.re < b.re {
+            a.im == a.im || b.im != b.im
+        } else if a.re > b.re {
+            b.im != b.im && a.im == a.im
+        } else if a.re == b.re || (a.re != a.re && b.re != b.re) {
+            a.im < b.im || (b.im != b.im && a.im == a.im)
+        } else {
+            b.re != b.re
+        }
+    }
+
+    #[test]
+    fn complex_keys_follow_numpy_order() {
+        let parts = [f32::NAN, -1.0, -0.0, 0.0, 2.5, f32::INFINITY];
+        let all: Vec<c64> = parts
+            .iter()
+            .flat_map(|&r| parts.iter().map(move |&i| c64::new(r, i)))
+            .collect();
+        for &a in &all {
+            for &b in &all {
+                assert_eq!(a.key() < b.key(), numpy_complex_lt(a, b), "{a:?} < {b:?}");
+            }
+        }
+        // Digits spell the key out: imaginary part first, class last.
+        let z = c64::new(1.0, f32::NAN);
+        assert_eq!(z.digit(8), 1);
+        assert_eq!(z.digit(0), 0);
+        assert_eq!(c128::new(f64::NAN, f64::NAN).digit(16), 3);
+    }
+
+    #[test]
+    fn digits_rebuild_the_key() {
+        for x in [-3.25f64, 0.0, 7.0e300, f64::NAN] {
+            let k = (0..8).fold(0u64, |acc, d| acc | ((x.digit(d) as u64) << (8 * d)));
+            assert_eq!(k, x.key());
+        }
+        assert_eq!(KEY_DIGITS, &[1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 9, 17]);
+    }
+
+    #[test]
+    fn scatter_fits_default_shared_memory() {
+        for size in [1, 2, 4, 8, 16] {
+            assert!(
+                scatter_smem(size) <= 48 * 1024,
+                "{size}: {}",
+                scatter_smem(size)
+            );
+            assert_eq!(SMEM_STAGE % 16, 0);
+            assert!(tile_len(size) <= 1 << 16, "ranks pack into 16 bits");
+        }
+    }
+}
