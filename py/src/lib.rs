@@ -9,6 +9,8 @@
 //! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
 //! - `operators`: Python's operators on arrays;
 //! - `math`: reductions and matrix products;
+//! - `scan`: scans (`cumsum`, ...) and counting (`bincount`, `histogram`), and the
+//!   `cumsum`/`cumprod` methods;
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
@@ -26,6 +28,7 @@ mod math;
 mod ndarray;
 mod ndarray_methods;
 mod operators;
+mod scan;
 mod ufunc;
 
 use pyo3::prelude::*;
@@ -39,6 +42,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ufunc::register(m)?;
     creation::register(m)?;
     manipulation::register(m)?;
+    scan::register(m)?;
     ndarray_methods::register(m)?;
     cuda::register(m)?;
     Ok(())

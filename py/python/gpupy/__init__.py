@@ -40,6 +40,8 @@ from gpupy._math import _UFUNC_NAMES
 from gpupy._indexing import argwhere, compress, extract, flatnonzero, nonzero, put, take, where
 from gpupy.cuda.memory import MemoryPool, get_default_memory_pool
 from gpupy._logic import all, any  # noqa: A004 (NumPy's names)
+from gpupy import _scan
+from gpupy._scan import *  # noqa: F401,F403  (scans, diff, bincount, histogram)
 from gpupy import _array_api
 from gpupy._array_api import *  # noqa: F401,F403
 from gpupy._array_api import __array_api_version__, __array_namespace_info__
@@ -88,6 +90,7 @@ __all__ = [
     "cuda",
     "any",
     "all",
+    *_scan.__all__,
     *_array_api.__all__,
     "get_default_memory_pool",
     "MemoryPool",
@@ -110,8 +113,6 @@ __all__ = [
 # Dtype routines, and the array API functions computed on the host until their kernels land.
 from gpupy._dtypes import can_cast, finfo, iinfo, result_type  # noqa: E402
 from gpupy._host_fallbacks import (  # noqa: E402
-    cumulative_prod,
-    cumulative_sum,
     unique_all,
     unique_counts,
     unique_inverse,
@@ -119,7 +120,7 @@ from gpupy._host_fallbacks import (  # noqa: E402
     vecdot,
 )
 
-__all__ += ["can_cast", "finfo", "iinfo", "result_type", "cumulative_prod", "cumulative_sum",
+__all__ += ["can_cast", "finfo", "iinfo", "result_type",
             "unique_all", "unique_counts", "unique_inverse", "unique_values", "vecdot"]
 
 __all__ += [n for n in _creation.__all__ + _manipulation.__all__ if n not in __all__]
