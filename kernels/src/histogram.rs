@@ -95,7 +95,15 @@ pub fn f64_from_key(k: u64) -> f64 {
 /// bin, then the correction against the bin edges (`v < edge[i]` moves down one bin,
 /// `v >= edge[i + 1]` up one, except from the last bin). `None` outside `[lo, hi]` (NaN too).
 #[inline(always)]
-pub fn uniform_bin<T, D>(v: T, lo: T, hi: T, denom: D, scale: D, nbins: u64, edge: impl Fn(u64) -> T) -> Option<u64>
+pub fn uniform_bin<T, D>(
+    v: T,
+    lo: T,
+    hi: T,
+    denom: D,
+    scale: D,
+    nbins: u64,
+    edge: impl Fn(u64) -> T,
+) -> Option<u64>
 where
     T: Copy + PartialOrd + core::ops::Sub<Output = T> + Cast<D>,
     D: Copy + core::ops::Div<Output = D> + core::ops::Mul<Output = D> + Cast<i64>,
@@ -157,14 +165,18 @@ mod gpu_kernels {
     #[inline(always)]
     unsafe fn st_shared_u64(addr: u32, v: u64) {
         // SAFETY: per the contract (8-byte aligned for 8-byte slots).
-        unsafe { asm!("st.shared.u64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.u64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack))
+        }
     }
     /// # Safety
     /// As for `st_shared_u64`.
     #[inline(always)]
     unsafe fn st_shared_u32(addr: u32, v: u32) {
         // SAFETY: per the contract.
-        unsafe { asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
+        }
     }
     /// # Safety
     /// As for `st_shared_u64`.
@@ -172,7 +184,9 @@ mod gpu_kernels {
     unsafe fn ld_shared_u64(addr: u32) -> u64 {
         let v: u64;
         // SAFETY: per the contract.
-        unsafe { asm!("ld.shared.u64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.u64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly))
+        };
         v
     }
     /// # Safety
@@ -181,7 +195,9 @@ mod gpu_kernels {
     unsafe fn ld_shared_u32(addr: u32) -> u32 {
         let v: u32;
         // SAFETY: per the contract.
-        unsafe { asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
+        };
         v
     }
 
@@ -193,7 +209,9 @@ mod gpu_kernels {
     #[inline(always)]
     unsafe fn red_add_f64(p: *mut u64, w: f64) {
         // SAFETY: per the contract.
-        unsafe { asm!("red.add.f64 [{a}], {v};", a = in(reg64) p, v = in(reg64) w, options(nostack)) }
+        unsafe {
+            asm!("red.add.f64 [{a}], {v};", a = in(reg64) p, v = in(reg64) w, options(nostack))
+        }
     }
 
     /// Sums `counts` of bin `b` into the global histogram.
@@ -441,7 +459,16 @@ mod tests {
 
     #[test]
     fn keys_keep_order() {
-        let fs = [f64::NEG_INFINITY, -1e300, -1.5, -0.0, 0.0, 1e-310, 2.0, f64::INFINITY];
+        let fs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -1.5,
+            -0.0,
+            0.0,
+            1e-310,
+            2.0,
+            f64::INFINITY,
+        ];
         for w in fs.windows(2) {
             assert!(w[0].key() < w[1].key(), "{} {}", w[0], w[1]);
         }
@@ -472,7 +499,9 @@ mod tests {
         assert_eq!(bin(f64::NAN), None);
         // np.histogram([0.3], bins=10, range=(0, 1)) counts 0.3 in bin 2: 0.3 * 10 gives
         // index 3, but linspace's edge 3 is 3 * 0.1 = 0.30000000000000004 > 0.3.
-        let e: Vec<f64> = (0..=10).map(|i| if i == 10 { 1.0 } else { i as f64 * 0.1 }).collect();
+        let e: Vec<f64> = (0..=10)
+            .map(|i| if i == 10 { 1.0 } else { i as f64 * 0.1 })
+            .collect();
         let b = uniform_bin::<f64, f64>(0.3, 0.0, 1.0, 1.0, 10.0, 10, |k| e[k as usize]);
         assert_eq!(b, Some(2));
     }

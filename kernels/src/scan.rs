@@ -185,7 +185,9 @@ mod gpu_kernels {
 
     use super::{Combine, Prod, ScanArgs, ScanElem, Sum, items_per_thread, load_value};
     use crate::dtype::{c64, c128};
-    use crate::gpu::{block_dim, block_idx, grid_dim, grid_stride, smem_addr, sync_threads, thread_idx};
+    use crate::gpu::{
+        block_dim, block_idx, grid_dim, grid_stride, smem_addr, sync_threads, thread_idx,
+    };
 
     /// `shfl.sync.up` of one 32-bit word over the full warp (lanes below `d` keep theirs).
     #[inline(always)]
@@ -205,7 +207,9 @@ mod gpu_kernels {
     #[inline(always)]
     unsafe fn st_u32(addr: u32, v: u32) {
         // SAFETY: per the contract.
-        unsafe { asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
+        }
     }
 
     /// # Safety
@@ -214,7 +218,9 @@ mod gpu_kernels {
     unsafe fn ld_u32(addr: u32) -> u32 {
         let v: u32;
         // SAFETY: per the contract.
-        unsafe { asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
+        };
         v
     }
 
@@ -261,11 +267,18 @@ mod gpu_kernels {
         const W: usize = 4;
         #[inline(always)]
         fn word(self, i: usize) -> u32 {
-            if i < 2 { self.re.word(i) } else { self.im.word(i - 2) }
+            if i < 2 {
+                self.re.word(i)
+            } else {
+                self.im.word(i - 2)
+            }
         }
         #[inline(always)]
         fn from_words(w: [u32; 4]) -> c128 {
-            c128::new(f64::from_words([w[0], w[1], 0, 0]), f64::from_words([w[2], w[3], 0, 0]))
+            c128::new(
+                f64::from_words([w[0], w[1], 0, 0]),
+                f64::from_words([w[2], w[3], 0, 0]),
+            )
         }
     }
 
@@ -374,7 +387,11 @@ mod gpu_kernels {
             let [xo, yo] = a.lines.offsets(line);
             let (begin, end) = part_range(a, part);
             // SAFETY: index w - 1 < lines * parts, per the contract.
-            let mut run = if part > 0 { unsafe { *carry.add(w as usize - 1) } } else { O::ID };
+            let mut run = if part > 0 {
+                unsafe { *carry.add(w as usize - 1) }
+            } else {
+                O::ID
+            };
             let mut t0 = begin;
             while t0 < end {
                 let first = t0 + t * N as u64;
@@ -398,7 +415,10 @@ mod gpu_kernels {
                     let i = first + k as u64;
                     if i < end {
                         // SAFETY: as above, for y.
-                        unsafe { *y.offset((yo + i as i64 * a.step[1]) as isize) = E::narrow(O::op(base, v[k])) };
+                        unsafe {
+                            *y.offset((yo + i as i64 * a.step[1]) as isize) =
+                                E::narrow(O::op(base, v[k]))
+                        };
                     }
                 });
                 run = O::op(run, total);
@@ -478,7 +498,11 @@ mod gpu_kernels {
             let [xo, yo] = a.lines.offsets(line);
             let (begin, end) = part_range(a, part);
             // SAFETY: w - lines < parts * lines, per the contract.
-            let mut run = if part > 0 { unsafe { *carry.add((w - lines) as usize) } } else { O::ID };
+            let mut run = if part > 0 {
+                unsafe { *carry.add((w - lines) as usize) }
+            } else {
+                O::ID
+            };
             let mut i = begin;
             // Four loads issued before the dependent combines keep memory busy.
             while i + 4 <= end {
@@ -608,7 +632,10 @@ mod tests {
 
     #[test]
     fn integers_wrap_like_numpy() {
-        assert_eq!(cumsum(&[i64::MAX, 1, 1], false), vec![i64::MAX, i64::MIN, i64::MIN + 1]);
+        assert_eq!(
+            cumsum(&[i64::MAX, 1, 1], false),
+            vec![i64::MAX, i64::MIN, i64::MIN + 1]
+        );
         assert_eq!(cumprod(&[1i64 << 62, 4, 3], false), vec![1 << 62, 0, 0]);
         // uint64 shares the kernel: u64::MAX + 2 wraps to 1.
         let got = cumsum(&[u64::MAX as i64, 2], false);
@@ -621,7 +648,13 @@ mod tests {
         let x = [16777216.0f32, 1.0, 1.0];
         assert_eq!(cumsum(&x, false), vec![16777216.0, 16777216.0, 16777218.0]);
         let h = [f16::from_bits(0x6800), 1.0, 1.0]; // 2048 + 1 + 1 in float16
-        assert_eq!(cumsum(&h, false).iter().map(|v| *v as f32).collect::<Vec<_>>(), vec![2048.0, 2048.0, 2050.0]);
+        assert_eq!(
+            cumsum(&h, false)
+                .iter()
+                .map(|v| *v as f32)
+                .collect::<Vec<_>>(),
+            vec![2048.0, 2048.0, 2050.0]
+        );
     }
 
     #[test]
@@ -631,14 +664,32 @@ mod tests {
         assert_eq!(cumsum(&x, true), vec![1.0, 1.0, 3.0]);
         assert_eq!(cumprod(&[2.0f32, f32::NAN, 3.0], true), vec![2.0, 2.0, 6.0]);
         // A complex value with one NaN part counts as NaN, as in numpy.isnan.
-        let c = [c64::new(1.0, 1.0), c64::new(f32::NAN, 0.0), c64::new(0.0, 2.0)];
-        assert_eq!(cumsum(&c, true), vec![c64::new(1.0, 1.0), c64::new(1.0, 1.0), c64::new(1.0, 3.0)]);
+        let c = [
+            c64::new(1.0, 1.0),
+            c64::new(f32::NAN, 0.0),
+            c64::new(0.0, 2.0),
+        ];
+        assert_eq!(
+            cumsum(&c, true),
+            vec![c64::new(1.0, 1.0), c64::new(1.0, 1.0), c64::new(1.0, 3.0)]
+        );
     }
 
     #[test]
     fn complex_product() {
-        let c = [c128::new(0.0, 1.0), c128::new(0.0, 1.0), c128::new(2.0, 0.0)];
-        assert_eq!(cumprod(&c, false), vec![c128::new(0.0, 1.0), c128::new(-1.0, 0.0), c128::new(-2.0, 0.0)]);
+        let c = [
+            c128::new(0.0, 1.0),
+            c128::new(0.0, 1.0),
+            c128::new(2.0, 0.0),
+        ];
+        assert_eq!(
+            cumprod(&c, false),
+            vec![
+                c128::new(0.0, 1.0),
+                c128::new(-1.0, 0.0),
+                c128::new(-2.0, 0.0)
+            ]
+        );
     }
 
     #[test]

@@ -54,8 +54,13 @@ fn _scan_into(
     nan: bool,
     out: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
-    let (a, o, op) = (array(x, "x")?.clone(), array(out, "out")?.clone(), scan_op(op)?);
-    py.detach(|| scan::scan_into(&a, axis, op, nan, &o)).or_raise()
+    let (a, o, op) = (
+        array(x, "x")?.clone(),
+        array(out, "out")?.clone(),
+        scan_op(op)?,
+    );
+    py.detach(|| scan::scan_into(&a, axis, op, nan, &o))
+        .or_raise()
 }
 
 /// `(min, max, has_nan)` of `x` as Python numbers (`None` when empty): ints for integer

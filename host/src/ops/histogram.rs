@@ -51,9 +51,14 @@ pub fn minmax(a: &Array) -> Result<Extremes> {
         _ => (astype(a, DType::Int64)?, "i64"),
     };
     let device = a.device();
-    let init: Vec<u8> = [u64::MAX, 0, 0].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let init: Vec<u8> = [u64::MAX, 0, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
     let out = Array::from_host(device, &init, &[3], DType::UInt64)?;
-    let f = device.kernels()?.function(&format!("gpupy_minmax_{name}"))?;
+    let f = device
+        .kernels()?
+        .function(&format!("gpupy_minmax_{name}"))?;
     let (mut x, mut n, mut o) = (src.data_ptr(), src.size() as u64, out.data_ptr());
     device.bind()?;
     // SAFETY: (x, n, out) is the minmax kernel's parameter list: src is C-contiguous with
@@ -95,7 +100,11 @@ pub fn minmax(a: &Array) -> Result<Extremes> {
 /// of each value of the 1-D non-negative integer array `x`.
 pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
     match x.ndim() {
-        0 => return Err(Error::Value("object of too small depth for desired array".into())),
+        0 => {
+            return Err(Error::Value(
+                "object of too small depth for desired array".into(),
+            ));
+        }
         1 => {}
         _ => return Err(Error::Value("object too deep for desired array".into())),
     }
@@ -108,7 +117,9 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
         Some(w) => {
             same_device(x, w)?;
             if w.ndim() != 1 || w.size() != x.size() {
-                return Err(Error::Value("The weights and list don't have the same length.".into()));
+                return Err(Error::Value(
+                    "The weights and list don't have the same length.".into(),
+                ));
             }
             if !safe_to(w.dtype(), DType::Float64) {
                 return Err(cannot_cast(w.dtype(), DType::Float64));
@@ -118,17 +129,27 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
     };
     let nbins = match minmax(x)? {
         Extremes::Int { min, .. } if min < 0 => {
-            return Err(Error::Value("'list' argument must have no negative elements".into()));
+            return Err(Error::Value(
+                "'list' argument must have no negative elements".into(),
+            ));
         }
         Extremes::Int { max, .. } => (max as u64 + 1).max(minlength as u64),
         _ => minlength as u64,
     };
-    let out_dtype = if w.is_some() { DType::Float64 } else { DType::Int64 };
+    let out_dtype = if w.is_some() {
+        DType::Float64
+    } else {
+        DType::Int64
+    };
     let out = super::fill::full(device, &[nbins as usize], out_dtype, &[0; 8])?;
     if x.size() == 0 || nbins == 0 {
         return Ok(out);
     }
-    let xs = if x.dtype() == DType::Int64 { contiguous(x)? } else { astype(x, DType::Int64)? };
+    let xs = if x.dtype() == DType::Int64 {
+        contiguous(x)?
+    } else {
+        astype(x, DType::Int64)?
+    };
     count(device, "gpupy_bincount", &xs, w.as_ref(), &out, &mut [])?;
     Ok(out)
 }
@@ -164,9 +185,22 @@ pub fn histogram_uniform(
     }
     let e = contiguous(edges)?;
     let (mut ep, mut lo, mut hi, mut denom, mut scale) = (e.data_ptr(), lo, hi, denom, scale);
-    let mut extra = [arg(&mut ep), arg(&mut lo), arg(&mut hi), arg(&mut denom), arg(&mut scale)];
+    let mut extra = [
+        arg(&mut ep),
+        arg(&mut lo),
+        arg(&mut hi),
+        arg(&mut denom),
+        arg(&mut scale),
+    ];
     let name = format!("gpupy_histogram_{t}_{d}");
-    count(x.device(), &name, &contiguous(x)?, w.as_ref(), &out, &mut extra)?;
+    count(
+        x.device(),
+        &name,
+        &contiguous(x)?,
+        w.as_ref(),
+        &out,
+        &mut extra,
+    )?;
     Ok(out)
 }
 
@@ -192,7 +226,14 @@ pub fn histogram_edges(x: &Array, weights: Option<&Array>, edges: &Array) -> Res
     let e = contiguous(edges)?;
     let mut ep = e.data_ptr();
     let name = format!("gpupy_histedges_{t}");
-    count(x.device(), &name, &contiguous(x)?, w.as_ref(), &out, &mut [arg(&mut ep)])?;
+    count(
+        x.device(),
+        &name,
+        &contiguous(x)?,
+        w.as_ref(),
+        &out,
+        &mut [arg(&mut ep)],
+    )?;
     Ok(out)
 }
 
@@ -214,12 +255,18 @@ fn prepare(x: &Array, weights: Option<&Array>, edges: &Array) -> Result<(Option<
         Some(w) => {
             same_device(x, w)?;
             if w.shape() != x.shape() {
-                return Err(Error::Value("weights should have the same shape as a.".into()));
+                return Err(Error::Value(
+                    "weights should have the same shape as a.".into(),
+                ));
             }
             Some(astype(w, DType::Float64)?)
         }
     };
-    let dtype = if w.is_some() { DType::Float64 } else { DType::Int64 };
+    let dtype = if w.is_some() {
+        DType::Float64
+    } else {
+        DType::Int64
+    };
     let out = super::fill::full(x.device(), &[edges.size() - 1], dtype, &[0; 8])?;
     Ok((w, out))
 }
@@ -227,7 +274,11 @@ fn prepare(x: &Array, weights: Option<&Array>, edges: &Array) -> Result<(Option<
 /// Whether the counting kernels can count `nbins` bins of this kind in shared memory, for
 /// `n` elements over `grid` blocks (the u32 shared counters must not overflow).
 pub(crate) fn privatize(nbins: u64, weighted: bool, n: u64, grid: u64) -> bool {
-    let limit = if weighted { PRIVATE_WEIGHT_BINS } else { PRIVATE_COUNT_BINS };
+    let limit = if weighted {
+        PRIVATE_WEIGHT_BINS
+    } else {
+        PRIVATE_COUNT_BINS
+    };
     nbins <= limit && n.div_ceil(grid.max(1)) < u32::MAX as u64
 }
 
@@ -244,18 +295,31 @@ fn count(
     let weighted = w.is_some();
     let n = x.size() as u64;
     let nbins = out.size() as u64;
-    if !x.layout().is_c_contiguous() || w.is_some_and(|w| w.size() as u64 != n || !w.layout().is_c_contiguous()) {
-        return Err(Error::Value("counting kernels need contiguous data and weights of one length".into()));
+    if !x.layout().is_c_contiguous()
+        || w.is_some_and(|w| w.size() as u64 != n || !w.layout().is_c_contiguous())
+    {
+        return Err(Error::Value(
+            "counting kernels need contiguous data and weights of one length".into(),
+        ));
     }
     // Privatized blocks each flush every bin: a few per SM are enough to hide latency.
     let sms = device.props.multi_processor_count.max(1) as u64;
     let private_grid = n.div_ceil(HIST_BLOCK as u64 * 16).clamp(1, sms * 4);
     let private = privatize(nbins, weighted, n, private_grid);
-    let grid = if private { private_grid as u32 } else { elementwise_grid(device, n) };
-    let shared = if private { (nbins * if weighted { 8 } else { 4 }) as u32 } else { 0 };
-    let f = device
-        .kernels()?
-        .function(&format!("{name}_{}", if weighted { "weight" } else { "count" }))?;
+    let grid = if private {
+        private_grid as u32
+    } else {
+        elementwise_grid(device, n)
+    };
+    let shared = if private {
+        (nbins * if weighted { 8 } else { 4 }) as u32
+    } else {
+        0
+    };
+    let f = device.kernels()?.function(&format!(
+        "{name}_{}",
+        if weighted { "weight" } else { "count" }
+    ))?;
     let (mut xp, mut nn, mut wp, mut op, mut nb, mut pr) = (
         x.data_ptr(),
         n,
@@ -298,7 +362,9 @@ fn float_name(d: DType) -> Result<&'static str> {
 fn safe_to(from: DType, to: DType) -> bool {
     use DType::*;
     match to {
-        Int64 => matches!(from.kind(), Kind::Bool | Kind::Int) || matches!(from, UInt8 | UInt16 | UInt32),
+        Int64 => {
+            matches!(from.kind(), Kind::Bool | Kind::Int) || matches!(from, UInt8 | UInt16 | UInt32)
+        }
         Float64 => from.kind() != Kind::Complex,
         _ => from == to,
     }
@@ -321,7 +387,12 @@ mod tests {
         for d in [DType::Bool, DType::Int8, DType::Int64, DType::UInt32] {
             assert!(safe_to(d, DType::Int64), "{d:?}");
         }
-        for d in [DType::UInt64, DType::Float16, DType::Float64, DType::Complex64] {
+        for d in [
+            DType::UInt64,
+            DType::Float16,
+            DType::Float64,
+            DType::Complex64,
+        ] {
             assert!(!safe_to(d, DType::Int64), "{d:?}");
         }
         assert!(safe_to(DType::UInt64, DType::Float64));

@@ -71,9 +71,8 @@ pub(crate) struct Plan {
 /// is the rows kernel's elements per thread, `sms` the device's SM count.
 pub(crate) fn plan(n: u64, lines: u64, step_in: i64, inner: i64, items: u64, sms: u64) -> Plan {
     let full_wave = sms * THREADS_PER_SM;
-    let across = step_in.unsigned_abs() != 1
-        && lines >= 32
-        && inner.unsigned_abs() < step_in.unsigned_abs();
+    let across =
+        step_in.unsigned_abs() != 1 && lines >= 32 && inner.unsigned_abs() < step_in.unsigned_abs();
     if n <= SHORT_LINE || across {
         let parts = if lines >= full_wave || n <= COLS_MIN_PART {
             1
@@ -156,7 +155,10 @@ pub fn scan_into(a: &Array, axis: usize, op: ScanOp, nan: bool, out: &Array) -> 
     }
     // A 0-d scan is its single element.
     let (a, out) = if a.ndim() == 0 {
-        (a.view(one_d(a.layout()), a.dtype())?, out.view(one_d(out.layout()), out.dtype())?)
+        (
+            a.view(one_d(a.layout()), a.dtype())?,
+            out.view(one_d(out.layout()), out.dtype())?,
+        )
     } else {
         (a.clone(), out.clone())
     };
@@ -228,13 +230,22 @@ fn run(
     let n = src.shape()[axis] as u64;
     let (lines, step) = lines_of(src, dst, axis)?;
     if lines.len.checked_mul(n) != Some(src.size() as u64) {
-        return Err(Error::Value("scan: line geometry does not cover the array".into()));
+        return Err(Error::Value(
+            "scan: line geometry does not cover the array".into(),
+        ));
     }
-    let inner = if lines.ndim > 0 { lines.strides[0][0] } else { 0 };
+    let inner = if lines.ndim > 0 {
+        lines.strides[0][0]
+    } else {
+        0
+    };
     let items = items_per_thread(src.dtype().itemsize()) as u64;
     let sms = device.props.multi_processor_count.max(1) as u64;
     let p = plan(n, lines.len, step[0], inner, items, sms);
-    let work = lines.len.checked_mul(p.parts).ok_or_else(|| Error::Value("scan: too many lines".into()))?;
+    let work = lines
+        .len
+        .checked_mul(p.parts)
+        .ok_or_else(|| Error::Value("scan: too many lines".into()))?;
     let mut args = ScanArgs {
         lines,
         n,
@@ -381,7 +392,10 @@ mod tests {
 
     #[test]
     fn kinds_scan_wide() {
-        assert_eq!(kernel_kind(DType::Bool), ("i64", DType::Int64, DType::Int64));
+        assert_eq!(
+            kernel_kind(DType::Bool),
+            ("i64", DType::Int64, DType::Int64)
+        );
         assert_eq!(kernel_kind(DType::UInt64).1, DType::Int64);
         assert_eq!(kernel_kind(DType::Float16).2, DType::Float32);
         assert_eq!(kernel_kind(DType::Float32).2, DType::Float64);
