@@ -7,8 +7,8 @@
 //!
 //! Layout: `table` lists every op and dtype once; `ops` gives each op its meaning per
 //! dtype; `args` holds the `#[repr(C)]` structs passed by value at launch; `gpu` wraps
-//! the few PTX instructions Rust has no words for; `elementwise`, `reduce` and `matmul`
-//! are the generic kernel bodies; the entry points are stamped out at their ends.
+//! the few PTX instructions Rust has no words for; `elementwise`, `reduce`, `scan`,
+//! `histogram` and `matmul` are the generic kernel bodies; the entry points are stamped out at their ends.
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 #![feature(f16)]
 #![cfg_attr(
@@ -20,10 +20,12 @@ pub mod args;
 pub mod creation;
 pub mod dtype;
 pub mod gemm;
+pub mod histogram;
 pub mod index;
 pub mod loops;
 pub mod ops;
 pub mod reduction;
+pub mod scan;
 pub mod search;
 pub mod sort;
 pub mod table;

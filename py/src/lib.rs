@@ -11,6 +11,8 @@
 //! - `math`: matrix products;
 //! - `reduction`: the reduction engine (NumPy's signatures are in `gpupy/_reduction.py`);
 //! - `sort`: radix sort/argsort along an axis and `searchsorted`;
+//! - `scan`: scans (`cumsum`, ...) and counting (`bincount`, `histogram`), and the
+//!   `cumsum`/`cumprod` methods;
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
@@ -29,6 +31,7 @@ mod ndarray;
 mod ndarray_methods;
 mod operators;
 mod reduction;
+mod scan;
 mod sort;
 mod ufunc;
 
@@ -44,6 +47,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ufunc::register(m)?;
     creation::register(m)?;
     manipulation::register(m)?;
+    scan::register(m)?;
     ndarray_methods::register(m)?;
     cuda::register(m)?;
     sort::register(m)?;

@@ -7,9 +7,11 @@ pub mod copy;
 pub mod creation;
 pub mod elementwise;
 pub mod fill;
+pub mod histogram;
 pub mod indexing;
 pub mod matmul;
 pub mod reduce;
+pub mod scan;
 pub mod sort;
 
 use std::ffi::c_void;

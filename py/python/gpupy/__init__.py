@@ -43,6 +43,8 @@ from gpupy import _reduction
 from gpupy._reduction import *  # noqa: F401,F403,A004  (reductions and statistics: NumPy's names)
 from gpupy import _sorting
 from gpupy._sorting import *  # noqa: F401,F403  (sorting, searching, unique, quantiles)
+from gpupy import _scan
+from gpupy._scan import *  # noqa: F401,F403  (scans, diff, bincount, histogram)
 from gpupy import _array_api
 from gpupy._array_api import *  # noqa: F401,F403
 from gpupy._array_api import __array_api_version__, __array_namespace_info__
@@ -90,6 +92,7 @@ __all__ = [
     "cuda",
     *_reduction.__all__,
     *_sorting.__all__,
+    *_scan.__all__,
     *_array_api.__all__,
     "get_default_memory_pool",
     "MemoryPool",
@@ -112,11 +115,9 @@ __all__ = [
 # Dtype routines, and the array API functions computed on the host until their kernels land.
 from gpupy._dtypes import can_cast, finfo, iinfo, result_type  # noqa: E402
 from gpupy._host_fallbacks import (  # noqa: E402
-    cumulative_prod,
-    cumulative_sum,
     vecdot,
 )
 
-__all__ += ["can_cast", "finfo", "iinfo", "result_type", "cumulative_prod", "cumulative_sum", "vecdot"]
+__all__ += ["can_cast", "finfo", "iinfo", "result_type", "vecdot"]
 
 __all__ += [n for n in _creation.__all__ + _manipulation.__all__ if n not in __all__]
