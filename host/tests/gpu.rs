@@ -2,7 +2,7 @@
 //! and passes: the Rust test harness has no run-time skip. The Python suite covers the
 //! same paths against NumPy; these check the host API on its own.
 
-use gpupy_host::module::BinaryOp;
+use gpupy_host::module::{BinaryOp, ReduceOp};
 use gpupy_host::ops::elementwise::{Operand, binary};
 use gpupy_host::ops::{copy, matmul, reduce};
 use gpupy_host::{Array, DType, device};
@@ -84,7 +84,13 @@ fn sum_and_matmul_match_cpu() {
         return;
     };
     let v = values(100_003, 3);
-    let s = reduce::sum(&upload(dev, &v, &[v.len()])).unwrap();
+    let s = reduce::reduce(
+        &upload(dev, &v, &[v.len()]),
+        ReduceOp::Sum,
+        &[0],
+        reduce::Finish::default(),
+    )
+    .unwrap();
     let want: f64 = v.iter().map(|&x| x as f64).sum();
     let got = download(&s)[0] as f64;
     let scale: f64 = v.iter().map(|&x| x.abs() as f64).sum();
