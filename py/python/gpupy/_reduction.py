@@ -184,6 +184,10 @@ def _ddof(ddof, correction):
 def _moments(name, a, axis, dtype, out, ddof, keepdims, root):
     a = _asarray(a)
     if root and dtype is not None and numpy.dtype(dtype).kind not in "fc":
+        # NumPy's sqrt into an integer array fails; a full reduction is a scalar and casts.
+        r = _moments(name, a, axis, None, None, ddof, keepdims, root)
+        if r.ndim == 0:
+            return _finish(r, numpy.dtype(dtype), out)
         code = numpy.dtype(dtype).char
         raise TypeError(f"ufunc 'sqrt' output (typecode 'd') could not be coerced to provided output parameter "
                         f"(typecode '{code}') according to the casting rule ''same_kind''")
