@@ -177,6 +177,11 @@ def bincount(x, weights=None, minlength=0):
     x = asarray(x)
     if weights is not None:
         weights = asarray(weights)
+    if x.ndim == 1 and x.size == 0 and (weights is None or weights.shape == x.shape):
+        # NumPy returns int64 zeros for empty input, weights or not.
+        from gpupy._creation import zeros
+
+        return zeros(minlength, dtype=numpy.int64)
     return _gpupy._bincount(x, weights, minlength)
 
 
