@@ -67,7 +67,7 @@ pub fn smem_addr(byte_offset: u32) -> u32 {
     base + byte_offset
 }
 
-/// Values that move through shared memory and warp shuffles.
+/// Values that move through shared memory.
 pub trait Shared: Copy {
     /// # Safety
     /// `addr` is a shared-window address inside the launch's dynamic shared size,
@@ -104,6 +104,21 @@ impl Shared for f64 {
         let v: f64;
         // SAFETY: per the trait contract.
         unsafe { asm!("ld.shared.f64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly)) };
+        v
+    }
+}
+
+impl Shared for u64 {
+    #[inline(always)]
+    unsafe fn st_shared(addr: u32, v: u64) {
+        // SAFETY: per the trait contract.
+        unsafe { asm!("st.shared.u64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack)) }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared(addr: u32) -> u64 {
+        let v: u64;
+        // SAFETY: per the trait contract.
+        unsafe { asm!("ld.shared.u64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly)) };
         v
     }
 }
@@ -147,6 +162,25 @@ pub fn shfl_down_words<T: Words>(v: T, delta: u32) -> T {
     for w in 0..core::mem::size_of::<T>() / 4 {
         // SAFETY: T is whole 32-bit words (`Words`), so word w is inside v and aligned.
         unsafe { *p.add(w) = (*p.add(w)).shfl_bits(delta) };
+    }
+    v
+}
+
+/// `shfl.sync.up` of any `Words` value (lanes below `delta` keep theirs); every lane must
+/// call it.
+#[inline(always)]
+pub fn shfl_up_words<T: Words>(v: T, delta: u32) -> T {
+    let mut v = v;
+    let p = (&mut v as *mut T).cast::<u32>();
+    for w in 0..core::mem::size_of::<T>() / 4 {
+        let r: u32;
+        // SAFETY: word w is inside v (`Words`); the shuffle is register-only with all 32
+        // lanes taking part.
+        unsafe {
+            asm!("shfl.sync.up.b32 {r}, {v}, {d}, 0, 0xffffffff;",
+                 r = out(reg32) r, v = in(reg32) *p.add(w), d = in(reg32) delta, options(nostack, nomem));
+            *p.add(w) = r;
+        }
     }
     v
 }

@@ -158,48 +158,7 @@ mod gpu_kernels {
 
     use super::{MinMaxKey, edges_bin, uniform_bin};
     use crate::dtype::Cast;
-    use crate::gpu::{block_dim, grid_stride, smem_addr, sync_threads, thread_idx};
-
-    /// # Safety
-    /// `addr` is a 4-byte aligned shared-window address inside the launch's shared size.
-    #[inline(always)]
-    unsafe fn st_shared_u64(addr: u32, v: u64) {
-        // SAFETY: per the contract (8-byte aligned for 8-byte slots).
-        unsafe {
-            asm!("st.shared.u64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack))
-        }
-    }
-    /// # Safety
-    /// As for `st_shared_u64`.
-    #[inline(always)]
-    unsafe fn st_shared_u32(addr: u32, v: u32) {
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
-        }
-    }
-    /// # Safety
-    /// As for `st_shared_u64`.
-    #[inline(always)]
-    unsafe fn ld_shared_u64(addr: u32) -> u64 {
-        let v: u64;
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("ld.shared.u64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly))
-        };
-        v
-    }
-    /// # Safety
-    /// As for `st_shared_u64`.
-    #[inline(always)]
-    unsafe fn ld_shared_u32(addr: u32) -> u32 {
-        let v: u32;
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
-        };
-        v
-    }
+    use crate::gpu::{Shared, block_dim, grid_stride, shfl_down_words, smem_addr, sync_threads, thread_idx};
 
     /// Adds `w` to the f64 at `p` (generic address of global memory) atomically.
     ///
@@ -255,9 +214,9 @@ mod gpu_kernels {
                 // SAFETY: k < nbins slots fit the launch's shared size.
                 unsafe {
                     if WEIGHTED {
-                        st_shared_u64(smem_addr(k as u32 * slot), 0);
+                        u64::st_shared(smem_addr(k as u32 * slot), 0);
                     } else {
-                        st_shared_u32(smem_addr(k as u32 * slot), 0);
+                        u32::st_shared(smem_addr(k as u32 * slot), 0);
                     }
                 }
                 k += b;
@@ -293,12 +252,12 @@ mod gpu_kernels {
                 // SAFETY: k < nbins, written by this block before the barrier.
                 unsafe {
                     if WEIGHTED {
-                        let v = f64::from_bits(ld_shared_u64(smem_addr(k as u32 * slot)));
+                        let v = f64::from_bits(u64::ld_shared(smem_addr(k as u32 * slot)));
                         if v != 0.0 {
                             global_add::<true>(out, k, 0, v);
                         }
                     } else {
-                        let v = ld_shared_u32(smem_addr(k as u32 * slot));
+                        let v = u32::ld_shared(smem_addr(k as u32 * slot));
                         if v != 0 {
                             global_add::<false>(out, k, v as u64, 0.0);
                         }
@@ -307,22 +266,6 @@ mod gpu_kernels {
                 k += b;
             }
         }
-    }
-
-    #[inline(always)]
-    fn shfl_down_u32(v: u32, d: u32) -> u32 {
-        let r: u32;
-        // SAFETY: register-only; all 32 lanes take part (the callers are warp-uniform).
-        unsafe {
-            asm!("shfl.sync.down.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;",
-                 r = out(reg32) r, v = in(reg32) v, d = in(reg32) d, options(nostack, nomem))
-        };
-        r
-    }
-
-    #[inline(always)]
-    fn shfl_down_u64(v: u64, d: u32) -> u64 {
-        shfl_down_u32(v as u32, d) as u64 | (shfl_down_u32((v >> 32) as u32, d) as u64) << 32
     }
 
     /// `out[0] = min(out[0], min key)`, `out[1] = max(out[1], max key)`, `out[2] |= 1` if
@@ -351,10 +294,10 @@ mod gpu_kernels {
         }
         let mut d = 16;
         while d > 0 {
-            let (l, h) = (shfl_down_u64(lo, d), shfl_down_u64(hi, d));
+            let (l, h) = (shfl_down_words(lo, d), shfl_down_words(hi, d));
             lo = if l < lo { l } else { lo };
             hi = if h > hi { h } else { hi };
-            nan |= shfl_down_u32(nan, d);
+            nan |= shfl_down_words(nan, d);
             d /= 2;
         }
         if thread_idx() % 32 == 0 {

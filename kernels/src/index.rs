@@ -121,7 +121,7 @@ mod gpu_kernels {
 
     use super::{FIRST, IndexValue, NONZERO_OFFSETS, offset_term, unravel};
     use crate::args::Strided;
-    use crate::gpu::{block_dim, block_idx, grid_stride, smem_addr, sync_threads, thread_idx};
+    use crate::gpu::{Shared, block_dim, block_idx, grid_stride, smem_addr, sync_threads, thread_idx};
 
     /// `off[..] (+)= index * stride` over `s` (operands: off, idx); records in `err` the
     /// lowest linear position whose index is out of range.
@@ -254,28 +254,6 @@ mod gpu_kernels {
         r
     }
 
-    /// # Safety
-    /// `addr` is a 4-byte aligned shared-window address inside the launch's shared size.
-    #[inline(always)]
-    unsafe fn st_shared_u32(addr: u32, v: u32) {
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
-        }
-    }
-
-    /// # Safety
-    /// As for `st_shared_u32`.
-    #[inline(always)]
-    unsafe fn ld_shared_u32(addr: u32) -> u32 {
-        let v: u32;
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
-        };
-        v
-    }
-
     /// This block's chunk of `0..n`: `chunk` elements from `block * chunk`.
     #[inline(always)]
     fn chunk_of(n: u64, chunk: u64) -> (u64, u64) {
@@ -345,14 +323,14 @@ mod gpu_kernels {
             let votes = ballot(f);
             if lane == 0 {
                 // SAFETY: warp < nwarps slots fit the launch's shared size.
-                unsafe { st_shared_u32(smem_addr(warp * 4), votes.count_ones()) };
+                unsafe { u32::st_shared(smem_addr(warp * 4), votes.count_ones()) };
             }
             sync_threads();
             let (mut before, mut tile_total) = (0u64, 0u64);
             let mut w = 0;
             while w < nwarps {
                 // SAFETY: slot w was written before the barrier.
-                let c = unsafe { ld_shared_u32(smem_addr(w * 4)) } as u64;
+                let c = unsafe { u32::ld_shared(smem_addr(w * 4)) } as u64;
                 if w < warp {
                     before += c;
                 }

@@ -181,48 +181,13 @@ macro_rules! unroll {
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu_kernels {
-    use core::arch::asm;
 
     use super::{Combine, Prod, ScanArgs, ScanElem, Sum, items_per_thread, load_value};
     use crate::dtype::{c64, c128};
     use crate::gpu::{
-        block_dim, block_idx, grid_dim, grid_stride, smem_addr, sync_threads, thread_idx,
+        Shared, block_dim, block_idx, grid_dim, grid_stride, shfl_up_words, smem_addr, sync_threads,
+        thread_idx,
     };
-
-    /// `shfl.sync.up` of one 32-bit word over the full warp (lanes below `d` keep theirs).
-    #[inline(always)]
-    fn shfl_up_u32(v: u32, d: u32) -> u32 {
-        let r: u32;
-        // SAFETY: register-only; all 32 lanes take part, which holds because every caller
-        // runs in block-uniform control flow.
-        unsafe {
-            asm!("shfl.sync.up.b32 {r}, {v}, {d}, 0, 0xffffffff;",
-                 r = out(reg32) r, v = in(reg32) v, d = in(reg32) d, options(nostack, nomem))
-        };
-        r
-    }
-
-    /// # Safety
-    /// `addr` is a 4-byte aligned shared-window address inside the launch's shared size.
-    #[inline(always)]
-    unsafe fn st_u32(addr: u32, v: u32) {
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
-        }
-    }
-
-    /// # Safety
-    /// As for `st_u32`.
-    #[inline(always)]
-    unsafe fn ld_u32(addr: u32) -> u32 {
-        let v: u32;
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
-        };
-        v
-    }
 
     /// An accumulator as 32-bit words, the unit shuffles and the shared slots move.
     trait Words: Copy {
@@ -286,7 +251,7 @@ mod gpu_kernels {
     fn shfl_up<A: Words>(v: A, d: u32) -> A {
         let mut w = [0u32; 4];
         unroll!(@ A::W, i, {
-            w[i] = shfl_up_u32(v.word(i), d);
+            w[i] = shfl_up_words(v.word(i), d);
         }, 0 1 2 3);
         A::from_words(w)
     }
@@ -300,7 +265,7 @@ mod gpu_kernels {
     unsafe fn st_slot<A: Words>(slot: u32, v: A) {
         unroll!(@ A::W, i, {
             // SAFETY: inside the slot, per the contract.
-            unsafe { st_u32(smem_addr(slot * SLOT + 4 * i as u32), v.word(i)) };
+            unsafe { u32::st_shared(smem_addr(slot * SLOT + 4 * i as u32), v.word(i)) };
         }, 0 1 2 3);
     }
 
@@ -311,7 +276,7 @@ mod gpu_kernels {
         let mut w = [0u32; 4];
         unroll!(@ A::W, i, {
             // SAFETY: as above.
-            w[i] = unsafe { ld_u32(smem_addr(slot * SLOT + 4 * i as u32)) };
+            w[i] = unsafe { u32::ld_shared(smem_addr(slot * SLOT + 4 * i as u32)) };
         }, 0 1 2 3);
         A::from_words(w)
     }

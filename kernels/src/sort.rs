@@ -222,7 +222,7 @@ mod gpu_kernels {
 
     use super::*;
     use crate::dtype::load_pack;
-    use crate::gpu::{block_idx, grid_dim, smem_addr, sync_threads, thread_idx};
+    use crate::gpu::{Shared, block_idx, grid_dim, shfl_up_words, smem_addr, sync_threads, thread_idx};
 
     /// Runs `$body` with `$j` = 0, 1, ... `$n - 1` as constants (at most 16), so arrays
     /// indexed by `$j` stay in registers (a rolled loop would index them at run time,
@@ -255,43 +255,10 @@ mod gpu_kernels {
         unsafe { asm!("bar.warp.sync 0xffffffff;", options(nostack)) }
     }
 
-    #[inline(always)]
-    fn shfl_up(v: u32, delta: u32) -> u32 {
-        let r: u32;
-        // SAFETY: register-only; all 32 lanes take part.
-        unsafe {
-            asm!("shfl.sync.up.b32 {r}, {v}, {d}, 0, 0xffffffff;",
-                 r = out(reg32) r, v = in(reg32) v, d = in(reg32) delta, options(nostack, nomem))
-        };
-        r
-    }
-
-    /// # Safety
-    /// `a` is a 4-byte aligned shared-window address inside the launch's shared size.
-    #[inline(always)]
-    unsafe fn ld32(a: u32) -> u32 {
-        let v: u32;
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) a, v = out(reg32) v, options(nostack, readonly))
-        };
-        v
-    }
-
-    /// # Safety
-    /// As for `ld32`.
-    #[inline(always)]
-    unsafe fn st32(a: u32, v: u32) {
-        // SAFETY: per the contract.
-        unsafe {
-            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) a, v = in(reg32) v, options(nostack))
-        }
-    }
-
     /// `shared[a] += v`, atomically.
     ///
     /// # Safety
-    /// As for `ld32`.
+    /// `a` is a 4-byte aligned shared-window address inside the launch's shared size.
     #[inline(always)]
     unsafe fn atom_add32(a: u32, v: u32) {
         // SAFETY: per the contract.
@@ -414,7 +381,7 @@ mod gpu_kernels {
         // SAFETY (every shared access below): addresses lie in [0, COUNT_SMEM), aligned.
         unsafe {
             for k in 0..32 {
-                st32(smem_addr((k * SORT_BLOCK + t) * 4), 0);
+                u32::st_shared(smem_addr((k * SORT_BLOCK + t) * 4), 0);
             }
         }
         sync_threads();
@@ -470,7 +437,7 @@ mod gpu_kernels {
         for k in 0..32 {
             let l = (k + t) % 32;
             // SAFETY: inside the histogram.
-            total += unsafe { ld32(smem_addr((t * 32 + l) * 4)) };
+            total += unsafe { u32::ld_shared(smem_addr((t * 32 + l) * 4)) };
         }
         // SAFETY: t < RADIX and the block index < gridDim.
         unsafe { *counts.add((t * grid_dim() + block_idx()) as usize) = total };
@@ -522,7 +489,7 @@ mod gpu_kernels {
         let mut x = v;
         let mut d = 1;
         while d < 32 {
-            let y = shfl_up(x, d);
+            let y = shfl_up_words(x, d);
             if lane >= d {
                 x += y;
             }
@@ -530,14 +497,14 @@ mod gpu_kernels {
         }
         if lane == 31 {
             // SAFETY: warp < warps words at `offset`.
-            unsafe { st32(smem_addr(offset + warp * 4), x) };
+            unsafe { u32::st_shared(smem_addr(offset + warp * 4), x) };
         }
         sync_threads();
         let mut before = 0;
         let mut w = 0;
         while w < warp {
             // SAFETY: written before the barrier.
-            before += unsafe { ld32(smem_addr(offset + w * 4)) };
+            before += unsafe { u32::ld_shared(smem_addr(offset + w * 4)) };
             w += 1;
         }
         before + x - v
@@ -574,12 +541,12 @@ mod gpu_kernels {
         // by the layout constants; digits are < RADIX, tile positions < tile.
         unsafe {
             let base = *offsets.add((t * grid_dim() + block_idx()) as usize);
-            st32(smem_addr(SMEM_BASE + t * 4), base);
+            u32::st_shared(smem_addr(SMEM_BASE + t * 4), base);
         }
         let mut start = begin;
         while start < end {
             for w in 0..SORT_WARPS {
-                unsafe { st32(smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4), 0) };
+                unsafe { u32::st_shared(smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4), 0) };
             }
             sync_threads();
             // Warp w holds the w-th run of 32 * ITEMS values; item j of a lane is value
@@ -617,10 +584,10 @@ mod gpu_kernels {
                 let peers = match_any(d);
                 let lower = (peers & ((1u32 << lane) - 1)).count_ones();
                 let a = smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4);
-                let c = if valid { unsafe { ld32(a) } } else { 0 };
+                let c = if valid { unsafe { u32::ld_shared(a) } } else { 0 };
                 sync_warp();
                 if valid && lower == 0 {
-                    unsafe { st32(a, c + peers.count_ones()) };
+                    unsafe { u32::st_shared(a, c + peers.count_ones()) };
                 }
                 sync_warp();
                 ranks[j] = if valid {
@@ -636,8 +603,8 @@ mod gpu_kernels {
             for w in 0..SORT_WARPS {
                 let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
                 unsafe {
-                    let c = ld32(a);
-                    st32(a, total);
+                    let c = u32::ld_shared(a);
+                    u32::st_shared(a, total);
                     total += c;
                 }
             }
@@ -646,13 +613,13 @@ mod gpu_kernels {
             unsafe {
                 for w in 0..SORT_WARPS {
                     let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
-                    st32(a, ld32(a) + before);
+                    u32::st_shared(a, u32::ld_shared(a) + before);
                 }
                 // Tile position i of digit t goes to output position scatter[t] + i
                 // (wrapping u32 arithmetic: the true position is below n < 2^32).
-                let base = ld32(smem_addr(SMEM_BASE + t * 4));
-                st32(smem_addr(SMEM_SCATTER + t * 4), base.wrapping_sub(before));
-                st32(smem_addr(SMEM_BASE + t * 4), base + total);
+                let base = u32::ld_shared(smem_addr(SMEM_BASE + t * 4));
+                u32::st_shared(smem_addr(SMEM_SCATTER + t * 4), base.wrapping_sub(before));
+                u32::st_shared(smem_addr(SMEM_BASE + t * 4), base + total);
             }
             sync_threads();
             // Stage the tile in digit order.
@@ -662,12 +629,12 @@ mod gpu_kernels {
                     let d = r >> 16;
                     unsafe {
                         let pos =
-                            ld32(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4)) + (r & 0xffff);
+                            u32::ld_shared(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4)) + (r & 0xffff);
                         if with_keys {
                             st_item(smem_addr(SMEM_STAGE + pos * size), vals[j]);
                         }
                         if with_idx {
-                            st32(smem_addr(stage_idx + pos * 4), idxs[j]);
+                            u32::st_shared(smem_addr(stage_idx + pos * 4), idxs[j]);
                         }
                     }
                 }
@@ -689,13 +656,13 @@ mod gpu_kernels {
                         T::ZERO
                     };
                     let x = if with_idx {
-                        unsafe { ld32(smem_addr(stage_idx + i * 4)) }
+                        unsafe { u32::ld_shared(smem_addr(stage_idx + i * 4)) }
                     } else {
                         0
                     };
                     let d = digit_of(p, v, x);
                     let pos =
-                        unsafe { ld32(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
+                        unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
                     // SAFETY: pos < n (the scanned counts place every value inside the output).
                     unsafe {
                         if !keys_out.is_null() {
