@@ -11,12 +11,14 @@
 //! - `math`: matrix products;
 //! - `reduction`: the reduction engine (NumPy's signatures are in `gpupy/_reduction.py`);
 //! - `sort`: radix sort/argsort along an axis and `searchsorted`;
-//! - `scan`: scans (`cumsum`, ...) and counting (`bincount`, `histogram`), and the
-//!   `cumsum`/`cumprod` methods;
+//! - `scan`: scans (`cumsum`, ...) and counting (`bincount`, `histogram`);
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
 //! - `cuda`: devices, events and the memory pool (CuPy's `cupy.cuda` names).
+//!
+//! ndarray methods written in Python (`a.sum()`, `a.sort()`, `a.cumsum()`) are attached
+//! by `gpupy/_methods.py`.
 
 mod array_api;
 mod convert;

@@ -1,7 +1,7 @@
 //! Scans and counting: the private entry points behind `gpupy._scan` (`cumsum`,
 //! `cumprod`, their NaN forms, `cumulative_sum`/`cumulative_prod`, `bincount`,
-//! `histogram`), and the `cumsum`/`cumprod` array methods. Argument handling and NumPy's
-//! dtype resolution live in Python (`python/gpupy/_scan.py`); these take resolved
+//! `histogram`). Argument handling, NumPy's dtype resolution and the `cumsum`/`cumprod`
+//! array methods live in Python (`python/gpupy/_scan.py`); these take resolved
 //! arguments and run the host operations.
 
 use gpupy_host::Array;
@@ -129,36 +129,6 @@ fn _histogram_edges(
         .detach(|| hist::histogram_edges(&a, w.as_ref(), &e))
         .or_raise()?;
     NdArray::wrap(py, r)
-}
-
-/// `a.cumsum()` and `a.cumprod()`, as `gpupy.cumsum`/`gpupy.cumprod`.
-#[pymethods]
-impl NdArray {
-    #[pyo3(signature = (axis = None, dtype = None, out = None))]
-    fn cumsum<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<&Bound<'py, PyAny>>,
-        dtype: Option<&Bound<'py, PyAny>>,
-        out: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        slf.py()
-            .import("gpupy._scan")?
-            .getattr("cumsum")?
-            .call1((slf, axis, dtype, out))
-    }
-
-    #[pyo3(signature = (axis = None, dtype = None, out = None))]
-    fn cumprod<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<&Bound<'py, PyAny>>,
-        dtype: Option<&Bound<'py, PyAny>>,
-        out: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        slf.py()
-            .import("gpupy._scan")?
-            .getattr("cumprod")?
-            .call1((slf, axis, dtype, out))
-    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

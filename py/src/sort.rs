@@ -5,7 +5,6 @@
 
 use gpupy_host::ops::sort;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::OrRaise;
 use crate::ndarray::NdArray;
@@ -37,73 +36,6 @@ fn _searchsorted(
     let (s, v) = (&sorted.get().inner, &values.get().inner);
     let r = py.detach(|| sort::searchsorted(s, v, right)).or_raise()?;
     NdArray::wrap(py, r)
-}
-
-fn call_sorting<'py>(
-    slf: &Bound<'py, NdArray>,
-    name: &str,
-    args: &Bound<'py, PyTuple>,
-    kwargs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Py<PyAny>> {
-    let py = slf.py();
-    let mut all = vec![slf.clone().into_any()];
-    all.extend(args.iter());
-    Ok(py
-        .import("gpupy._sorting")?
-        .getattr(name)?
-        .call(PyTuple::new(py, all)?, kwargs)?
-        .unbind())
-}
-
-/// NumPy's sorting and searching methods, implemented in `gpupy._sorting` (with NumPy's
-/// signatures and argument checks there).
-#[pymethods]
-impl NdArray {
-    /// `a.sort(axis=-1, kind=None, order=None, *, stable=None)`: sorts in place.
-    #[pyo3(signature = (*args, **kwargs))]
-    fn sort(
-        slf: &Bound<'_, Self>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
-        call_sorting(slf, "_method_sort", args, kwargs)
-    }
-    /// `a.argsort(axis=-1, kind=None, order=None, *, stable=None)`.
-    #[pyo3(signature = (*args, **kwargs))]
-    fn argsort(
-        slf: &Bound<'_, Self>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
-        call_sorting(slf, "_method_argsort", args, kwargs)
-    }
-    /// `a.partition(kth, axis=-1, kind='introselect', order=None)`: in place.
-    #[pyo3(signature = (*args, **kwargs))]
-    fn partition(
-        slf: &Bound<'_, Self>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
-        call_sorting(slf, "_method_partition", args, kwargs)
-    }
-    /// `a.argpartition(kth, axis=-1, kind='introselect', order=None)`.
-    #[pyo3(signature = (*args, **kwargs))]
-    fn argpartition(
-        slf: &Bound<'_, Self>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
-        call_sorting(slf, "_method_argpartition", args, kwargs)
-    }
-    /// `a.searchsorted(v, side='left', sorter=None)`.
-    #[pyo3(signature = (*args, **kwargs))]
-    fn searchsorted(
-        slf: &Bound<'_, Self>,
-        args: &Bound<'_, PyTuple>,
-        kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Py<PyAny>> {
-        call_sorting(slf, "_method_searchsorted", args, kwargs)
-    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

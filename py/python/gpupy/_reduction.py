@@ -15,7 +15,7 @@ import warnings
 
 import numpy
 
-from gpupy import _gpupy
+from gpupy import _gpupy, _methods
 from gpupy._gpupy import ndarray
 
 _NO_VALUE = numpy._NoValue
@@ -422,20 +422,8 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 # Methods ---------------------------------------------------------------------------
 
 
-def _method(f, name):
-    def method(self, *args, **kwargs):
-        return f(self, *args, **kwargs)
-
-    method.__name__ = name
-    method.__qualname__ = f"ndarray.{name}"
-    method.__doc__ = f.__doc__
-    return method
-
-
-for _name, _f in [("sum", sum), ("prod", prod), ("mean", mean), ("var", var), ("std", std), ("min", min),
-                  ("max", max), ("argmin", argmin), ("argmax", argmax), ("any", any), ("all", all),
-                  ("ptp", ptp)]:
-    setattr(ndarray, _name, _method(_f, _name))
+_methods.attach({"sum": sum, "prod": prod, "mean": mean, "var": var, "std": std, "min": min, "max": max,
+                 "argmin": argmin, "argmax": argmax, "any": any, "all": all, "ptp": ptp})
 
 __all__ = ["sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "ptp", "argmin", "argmax",
            "any", "all", "count_nonzero", "average", "nansum", "nanprod", "nanmean", "nanvar", "nanstd",

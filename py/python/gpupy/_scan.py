@@ -13,7 +13,7 @@ import warnings
 
 import numpy
 
-from gpupy import _gpupy
+from gpupy import _gpupy, _methods
 from gpupy._creation import asarray, empty, full
 from gpupy._gpupy import ndarray
 from gpupy._manipulation import _normalize_axis, broadcast_to, concatenate
@@ -341,6 +341,8 @@ def _explicit(a, bins, weights, ntype):
 
     return _weighted_counts(kernel, weights, ntype), bin_edges
 
+
+_methods.attach({"cumsum": cumsum, "cumprod": cumprod})
 
 __all__ = [
     "cumsum",

@@ -17,7 +17,7 @@ from collections import namedtuple
 
 import numpy
 
-from gpupy import _gpupy
+from gpupy import _gpupy, _methods
 from gpupy._gpupy import ndarray
 
 try:
@@ -479,3 +479,7 @@ def _method_argpartition(self, kth, axis=-1, kind="introselect", order=None):
 
 def _method_searchsorted(self, v, side="left", sorter=None):
     return searchsorted(self, v, side, sorter)
+
+
+_methods.attach({"sort": _method_sort, "argsort": _method_argsort, "partition": _method_partition,
+                 "argpartition": _method_argpartition, "searchsorted": _method_searchsorted})
