@@ -363,13 +363,9 @@ def _arg(op, a, axis, out, keepdims):
         raise ValueError(f"attempt to get {kind} of an empty sequence")
     if op.startswith("nan") and not _is_inexact(a):
         op = op[3:]
-    if axis is None and a.ndim > 1:
-        # Positions count in C order over the whole array.
-        _, r, _ = _run(a.ravel(), op, None)
-        if keepdims:
-            r = r.reshape((1,) * a.ndim)
-    else:
-        _, r, _ = _run(a, op, axis, keepdims)
+    # With axis=None, positions count in C order over the whole array: the host keeps the
+    # reduced axes in order for arg reductions.
+    _, r, _ = _run(a, op, axis, keepdims)
     if op.startswith("nan") and bool(any(r == numpy.iinfo(numpy.int64).max)):
         raise ValueError("All-NaN slice encountered")
     return _finish(r, None, out)
