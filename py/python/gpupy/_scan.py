@@ -177,7 +177,7 @@ def bincount(x, weights=None, minlength=0):
     x = asarray(x)
     if weights is not None:
         weights = asarray(weights)
-    if x.ndim == 1 and x.size == 0 and (weights is None or weights.shape == x.shape):
+    if x.ndim == 1 and x.size == 0 and x.dtype.kind in "biu" and (weights is None or weights.shape == x.shape):
         # NumPy returns int64 zeros for empty input, weights or not.
         from gpupy._creation import zeros
 
