@@ -22,6 +22,7 @@ pub mod dtype;
 pub mod gemm;
 pub mod index;
 pub mod loops;
+pub mod mma_layout;
 pub mod ops;
 pub mod table;
 
@@ -31,6 +32,8 @@ mod elementwise;
 mod gpu;
 #[cfg(target_arch = "nvptx64")]
 mod matmul;
+#[cfg(target_arch = "nvptx64")]
+mod mma;
 #[cfg(target_arch = "nvptx64")]
 mod reduce;
 

@@ -8,7 +8,7 @@
 //! - `indexing`: integer and boolean array indices, `take`/`put`/`where`/`nonzero`;
 //! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
 //! - `operators`: Python's operators on arrays;
-//! - `math`: reductions and matrix products;
+//! - `math`: reductions and matrix products; `linalg`: the TF32 switch;
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
@@ -21,6 +21,7 @@ mod cuda;
 mod errors;
 mod index;
 mod indexing;
+mod linalg;
 mod manipulation;
 mod math;
 mod ndarray;
@@ -36,6 +37,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ndarray::register(m)?;
     indexing::register(m)?;
     math::register(m)?;
+    linalg::register(m)?;
     ufunc::register(m)?;
     creation::register(m)?;
     manipulation::register(m)?;

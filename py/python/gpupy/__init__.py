@@ -116,10 +116,12 @@ from gpupy._host_fallbacks import (  # noqa: E402
     unique_counts,
     unique_inverse,
     unique_values,
-    vecdot,
 )
+from gpupy._linalg import einsum, inner, kron, outer, tensordot, trace, vdot, vecdot  # noqa: E402
+from gpupy import config, linalg  # noqa: E402
 
 __all__ += ["can_cast", "finfo", "iinfo", "result_type", "cumulative_prod", "cumulative_sum",
-            "unique_all", "unique_counts", "unique_inverse", "unique_values", "vecdot"]
+            "unique_all", "unique_counts", "unique_inverse", "unique_values", "vecdot",
+            "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config"]
 
 __all__ += [n for n in _creation.__all__ + _manipulation.__all__ if n not in __all__]

@@ -44,9 +44,4 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return asarray(numpy.cumulative_prod(_host(x), axis=axis, dtype=dtype, include_initial=include_initial))
 
 
-def vecdot(x1, x2, /, *, axis=-1):
-    """``sum(conj(x1) * x2, axis)``."""
-    return asarray(numpy.vecdot(_host(x1), _host(x2), axis=axis))
-
-
-__all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "cumulative_sum", "cumulative_prod", "vecdot"]
+__all__ = ["unique_values", "unique_counts", "unique_inverse", "unique_all", "cumulative_sum", "cumulative_prod"]
