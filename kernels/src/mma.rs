@@ -538,6 +538,8 @@ macro_rules! mma_entries {
     };
 }
 
-mma_entries!(F16, u16, "f16", 0, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(Tf32, f32, "tf32", 1, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(F64, f64, "f64", 2, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F16, u16, "f16", 0, "128x256", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F16, u16, "f16", 1, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(Tf32, f32, "tf32", 2, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F64, f64, "f64", 3, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F64, f64, "f64", 4, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);

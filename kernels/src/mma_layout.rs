@@ -140,22 +140,35 @@ impl TcTile {
     }
 }
 
-/// The tensor-core tiles; the host picks one per dtype (see `TC_TILES` users).
+/// The tensor-core tiles, per kind the largest first; [`tc_tile`] picks one.
 pub const TC_TILES: &[TcTile] = &[
+    // float16, large products: 8 warps of 64x64 (4x8 instructions, 128 f32 accumulators
+    // a thread), 4 stages (120 KiB of shared memory). Per k step a warp loads 4 A and 8 B
+    // fragments for 32 mma: the tile reads 96 bytes of L2 per 1024 FLOP.
+    TcTile::new(MmaKind::F16, "128x256", [128, 256, 32], [2, 4], 4),
     // float16: 8 warps of 64x32 (4x4 instructions, 64 f32 accumulators a thread).
     TcTile::new(MmaKind::F16, "128x128", [128, 128, 32], [2, 4], 3),
-    // TF32: the same warp grid, 16-deep k steps (two instructions).
+    // TF32: the 128x128 warp grid, 16-deep k steps (two instructions).
     TcTile::new(MmaKind::Tf32, "128x128", [128, 128, 16], [2, 4], 3),
+    // float64, large products: 8 warps of 64x32 (8x4 instructions, 64 f64 accumulators
+    // a thread); half the L2 traffic per FLOP of 64x64, which would need about 8 TB/s of
+    // L2 to keep the FP64 tensor cores busy.
+    TcTile::new(MmaKind::F64, "128x128", [128, 128, 16], [2, 4], 3),
     // float64: 4 warps of 32x32 (4x4 instructions, 32 f64 accumulators a thread).
     TcTile::new(MmaKind::F64, "64x64", [64, 64, 16], [2, 2], 3),
 ];
 
-/// The tile for `kind` (every kind has exactly one so far).
-pub fn tc_tile(kind: MmaKind) -> &'static TcTile {
-    TC_TILES
-        .iter()
-        .find(|t| t.kind == kind)
-        .expect("every kind has a tile")
+/// The tile of `kind` for `batch` products `m x n` on `sms` multiprocessors: the largest
+/// whose grid still gives every SM a block, else the smallest.
+pub fn tc_tile(kind: MmaKind, m: u32, n: u32, batch: u32, sms: u32) -> &'static TcTile {
+    let mut last = None;
+    for t in TC_TILES.iter().filter(|t| t.kind == kind) {
+        if t.blocks(m, n, batch) >= sms as u128 {
+            return t;
+        }
+        last = Some(t);
+    }
+    last.expect("every kind has a tile")
 }
 
 /// Element offset, from the origin of a stored operand tile, of `(outer, k)`.
@@ -269,8 +282,8 @@ mod tests {
     /// model): the result must be the matrix product.
     #[test]
     fn simulated_warp_multiplies() {
-        for kind in [MmaKind::F16, MmaKind::Tf32, MmaKind::F64] {
-            let t = tc_tile(kind);
+        for t in TC_TILES {
+            let kind = t.kind;
             let (mi, ni, ki) = kind.shape();
             let mut seed = 7;
             let a: Vec<Vec<i64>> = (0..mi)
@@ -409,8 +422,8 @@ mod tests {
     fn fragment_loads_have_no_bank_conflicts() {
         for t in TC_TILES {
             let e = t.kind.elem();
-            for km in [true, false] {
-                let ld = t.ld(t.bm, km);
+            for (km, outer) in [(true, t.bm), (false, t.bm), (true, t.bn), (false, t.bn)] {
+                let ld = t.ld(outer, km);
                 if t.kind == MmaKind::F16 {
                     // Each 8x8 matrix of an ldmatrix: 8 rows of 16 bytes, one wavefront.
                     for j in 0..4 {
@@ -461,6 +474,16 @@ mod tests {
             assert!(t.smem_bytes <= 227 * 1024, "{t:?}");
             assert!(t.stages >= 2);
         }
+    }
+
+    #[test]
+    fn tile_choice_fills_the_gpu() {
+        assert_eq!(tc_tile(MmaKind::F16, 8192, 8192, 1, 132).name, "128x256");
+        assert_eq!(tc_tile(MmaKind::F16, 1024, 1024, 1, 132).name, "128x128");
+        assert_eq!(tc_tile(MmaKind::F16, 8, 8, 1, 132).name, "128x128");
+        assert_eq!(tc_tile(MmaKind::F64, 4096, 4096, 1, 132).name, "128x128");
+        assert_eq!(tc_tile(MmaKind::F64, 1024, 1024, 1, 132).name, "64x64");
+        assert_eq!(tc_tile(MmaKind::Tf32, 1, 1, 1, 132).name, "128x128");
     }
 
     #[test]

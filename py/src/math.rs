@@ -116,7 +116,7 @@ pub fn dot(
     let (x, y) = (array_arg(a)?, array_arg(b)?);
     if x.ndim() > 2 || y.ndim() > 2 {
         let f = py.import("gpupy._linalg")?.getattr("_dot_nd")?;
-        return f.call1((a, b, out))?.extract::<Py<NdArray>>();
+        return Ok(f.call1((a, b, out))?.extract::<Py<NdArray>>()?);
     }
     match out {
         None => NdArray::wrap(py, mm::dot(x, y).or_raise()?),

@@ -424,7 +424,7 @@ pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bo
     let vec = (16 / elem) as i64;
     let fits = |x: i64| x % vec == 0;
     let mut g = *g;
-    if a % 16 != 0 || b % 16 != 0 || !fits(g.a_batch) || !fits(g.b_batch) {
+    if !a.is_multiple_of(16) || !b.is_multiple_of(16) || !fits(g.a_batch) || !fits(g.b_batch) {
         return None;
     }
     // A: rows m, inner k.
@@ -479,7 +479,8 @@ fn try_mma(
     let Some((g, a_km, b_km)) = mma_layout(&g, ops.a, ops.b, kind.elem()) else {
         return Ok(false);
     };
-    let tile = tc_tile(kind);
+    let sms = device.props.multi_processor_count.max(1) as u32;
+    let tile = tc_tile(kind, g.m, g.n, count.min(u32::MAX as usize) as u32, sms);
     if g.m.div_ceil(tile.bm) > 65535 {
         return Ok(false);
     }
@@ -734,5 +735,68 @@ fn batch_stride(layout: &Layout, nbatch: usize) -> Option<i64> {
         0 => Some(0),
         1 => Some(s[0] as i64),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A product `m x k @ k x n` with the given (a_row, a_col, b_row, b_col) strides.
+    fn gemm(m: u32, n: u32, k: u32, s: [i64; 4]) -> Gemm {
+        Gemm {
+            m,
+            n,
+            k,
+            batch: 1,
+            k_total: 0,
+            a_row: s[0],
+            a_col: s[1],
+            b_row: s[2],
+            b_col: s[3],
+            c_row: n as i64,
+            c_col: 1,
+            a_batch: 0,
+            b_batch: 0,
+            c_batch: 0,
+        }
+    }
+
+    #[test]
+    fn tensor_core_layouts() {
+        // float16 (8 elements per 16-byte chunk): row-major A and B.
+        let (g, a_km, b_km) = mma_layout(&gemm(64, 48, 32, [32, 1, 48, 1]), 0, 256, 2).unwrap();
+        assert!(a_km && !b_km);
+        assert_eq!((g.a_row, g.a_col, g.b_row, g.b_col), (32, 1, 48, 1));
+        // Transposed A and B.
+        let (_, a_km, b_km) = mma_layout(&gemm(64, 48, 32, [1, 64, 1, 32]), 0, 256, 2).unwrap();
+        assert!(!a_km && b_km);
+        // A row length that is not a 16-byte multiple, a column step, a misaligned base.
+        assert!(mma_layout(&gemm(64, 48, 33, [33, 1, 48, 1]), 0, 256, 2).is_none());
+        assert!(mma_layout(&gemm(64, 48, 32, [64, 2, 48, 1]), 0, 256, 2).is_none());
+        assert!(mma_layout(&gemm(64, 48, 32, [32, 1, 48, 1]), 2, 256, 2).is_none());
+        // A batch stride that breaks the alignment.
+        let mut g = gemm(8, 8, 8, [8, 1, 8, 1]);
+        g.a_batch = 68;
+        assert!(mma_layout(&g, 0, 0, 2).is_none());
+        // Vectors (1-D operands): the length-1 axis takes any stride.
+        let (g, a_km, b_km) = mma_layout(&gemm(1, 1, 40, [0, 1, 1, 0]), 0, 0, 2).unwrap();
+        assert!(a_km && b_km);
+        assert_eq!((g.a_row, g.b_col), (0, 0));
+        // float64 (2 elements a chunk): odd row lengths fail, even ones pass.
+        assert!(mma_layout(&gemm(5, 5, 5, [5, 1, 5, 1]), 0, 0, 8).is_none());
+        assert!(mma_layout(&gemm(5, 6, 6, [6, 1, 6, 1]), 0, 0, 8).is_some());
+    }
+
+    #[test]
+    fn plans_follow_the_dtype() {
+        use DType::*;
+        assert_eq!(plan(Float16, true), (Float16, F16_TC));
+        assert_eq!(plan(Float16, false).0, Float32);
+        for d in [Bool, Int8, Int16, UInt8, UInt16] {
+            assert_eq!(plan(d, true), (Int32, simt_kind("u32")));
+        }
+        assert_eq!(plan(UInt64, true), (UInt64, simt_kind("u64")));
+        assert_eq!(plan(Complex64, true), (Complex64, simt_kind("c64")));
     }
 }

@@ -232,15 +232,14 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    """``sum(conj(x1) * x2, axis=axis)`` with broadcasting: the axis moved last in both,
-    then a batched ``(..., 1, k) @ (..., k, 1)``."""
+    """``sum(conj(x1) * x2, axis=axis)`` with broadcasting (NumPy's gufunc rule: ``axis``
+    indexes each operand's own axes): the axis moved last in both, then a batched
+    ``(..., 1, k) @ (..., k, 1)``."""
     x1, x2 = _arr(x1), _arr(x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: Input operand does not have enough dimensions (has 0, gufunc core with signature (n),(n)->() requires 1)")
-    nd = max(x1.ndim, x2.ndim)
-    ax = _normalize_axis(axis, nd)
-    a = _move_last(x1, ax - (nd - x1.ndim))
-    b = _move_last(x2, ax - (nd - x2.ndim))
+    a = _move_last(x1, _normalize_axis(axis, x1.ndim))
+    b = _move_last(x2, _normalize_axis(axis, x2.ndim))
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(
             f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n),(n)->() (size {b.shape[-1]} is different from {a.shape[-1]})"
@@ -252,8 +251,6 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 
 def _move_last(x, axis):
-    if axis < 0:
-        raise ValueError("vecdot: axis out of range for an operand")
     order = [i for i in range(x.ndim) if i != axis] + [axis]
     return x.transpose(order)
 
