@@ -5,9 +5,8 @@ Every GPU time is the median of CUDA-event timings around one call, after warm-u
 library is timed with its own events on its own default stream. Rows print TFLOP/s
 (2*m*n*k per product) and gpupy's ratio to CuPy and PyTorch (in time: above 1 means
 gpupy is faster). The TF32 row turns TF32 on in all three libraries
-(``gpupy.config.allow_tf32``, ``cupy`` via ``CUPY_TF32`` is read at import so CuPy's
-TF32 row uses ``cupy.cuda.cublas`` math mode when it can, PyTorch via
-``torch.backends.cuda.matmul.allow_tf32``).
+(``gpupy.config.allow_tf32``; CuPy through cuBLAS's math mode, since it reads
+``CUPY_TF32`` only at import; PyTorch through ``torch.backends.cuda.matmul.allow_tf32``).
 
     python benchmarks/bench_matmul.py            # every row
     python benchmarks/bench_matmul.py --quick    # fewer repetitions
@@ -170,13 +169,24 @@ def main():
         c_ms = t_ms = None
         if cp is not None:
             ca, cb = operands(cp, shape, dtype, layout, np.random.default_rng(0))
+            ok = True
             if tf32:
-                # CuPy reads CUPY_TF32 at import; switch cuBLAS's math mode directly.
-                handle = cp.cuda.device.get_cublas_handle()
-                cp.cuda.cublas.setMathMode(handle, cp.cuda.cublas.CUBLAS_TF32_TENSOR_OP_MATH)
-            c_ms = cupy_ms(lambda: ca @ cb, warmup, reps)
-            if tf32:
-                cp.cuda.cublas.setMathMode(handle, cp.cuda.cublas.CUBLAS_DEFAULT_MATH)
+                # CuPy reads CUPY_TF32 at import; switch cuBLAS's math mode directly
+                # (run with CUPY_TF32=1 if this CuPy lacks the call).
+                try:
+                    handle = cp.cuda.device.get_cublas_handle()
+                    cp.cuda.cublas.setMathMode(handle, cp.cuda.cublas.CUBLAS_TF32_TENSOR_OP_MATH)
+                except Exception:
+                    import os
+
+                    ok = os.environ.get("CUPY_TF32") == "1"
+            if ok:
+                c_ms = cupy_ms(lambda: ca @ cb, warmup, reps)
+            if tf32 and ok:
+                try:
+                    cp.cuda.cublas.setMathMode(handle, cp.cuda.cublas.CUBLAS_DEFAULT_MATH)
+                except Exception:
+                    pass
             del ca, cb
         if torch is not None and dtype != np.int32:
             tdt = {np.float16: torch.float16, np.float32: torch.float32, np.float64: torch.float64,

@@ -370,6 +370,17 @@ def test_tensor_core_layouts(rng, layout, dtype, shapes):
     assert_product_close(a @ b, x, y)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt"])
+def test_large_tensor_core_tiles(rng, layout, dtype):
+    """Grids large enough for the big tiles (float16 128x256, float64 128x128), with
+    ragged edges in m and n."""
+    x, y = random_array(rng, (2056, 264), dtype), random_array(rng, (264, 4100), dtype)
+    a = gp.asarray(np.ascontiguousarray(x.T)).T if layout[0] == "t" else gp.asarray(x)
+    b = gp.asarray(np.ascontiguousarray(y.T)).T if layout[1] == "t" else gp.asarray(y)
+    assert_product_close(a @ b, x, y)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
 def test_misaligned_and_strided_operands_fall_back(rng, dtype):
     """Views the tensor cores cannot stream (an odd offset, a row length that is not a
@@ -392,7 +403,7 @@ def test_tensor_core_batches(rng, dtype):
     assert_product_close(b.transpose(0, 2, 1) @ a[0, 0].T, y.transpose(0, 2, 1), x[0, 0].T)
 
 
-@pytest.mark.parametrize("shapes", [((256, 512), (512, 384)), ((129, 33), (33, 127)), ((4, 100, 40), (40, 72))], ids=pair_id)
+@pytest.mark.parametrize("shapes", [((256, 512), (512, 384)), ((129, 33), (33, 127)), ((4, 100, 40), (40, 72)), ((64, 20000), (20000, 64))], ids=pair_id)
 @pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt"])
 def test_tf32_is_opt_in(rng, layout, shapes):
     """float32 is exact float32 by default; ``gpupy.config.allow_tf32()`` trades

@@ -97,12 +97,12 @@ pub struct SplitSum {
     pub c_col: i64,
 }
 
-/// How many slices to cut `k` into for one `m x n` product (batch 1), and the slice
-/// length (a multiple of 32): enough blocks to fill the GPU about twice when the tile
-/// grid alone would leave SMs idle, and slices of at least 256 so that every block
-/// still runs a long main loop. 1 means no split.
-pub fn split_k(tile: &Tile, m: u32, n: u32, k: u32, sms: u32) -> (u32, u32) {
-    let blocks = tile.blocks(m, n, 1).max(1);
+/// How many slices to cut `k` into for one product whose tile grid has `blocks` blocks
+/// (batch 1), and the slice length (a multiple of 32): enough blocks to fill the GPU
+/// about twice when the tile grid alone would leave SMs idle, and slices of at least 256
+/// so that every block still runs a long main loop. 1 means no split.
+pub fn split_k(blocks: u128, k: u32, sms: u32) -> (u32, u32) {
+    let blocks = blocks.max(1);
     let want = (2 * sms.max(1)) as u128;
     if blocks >= want / 2 || k < 512 {
         return (1, k);
@@ -385,7 +385,7 @@ mod tests {
             (65536, 64, 64),
             (5, 7, 513),
         ] {
-            let (s, chunk) = split_k(t, m, n, k, 132);
+            let (s, chunk) = split_k(t.blocks(m, n, 1), k, 132);
             assert!(s >= 1 && chunk >= 1);
             assert!(
                 (s - 1) * chunk < k && s * chunk >= k,
@@ -393,9 +393,9 @@ mod tests {
             );
         }
         // A product that fills the GPU is not split.
-        assert_eq!(split_k(&F32_TILES[0], 4096, 4096, 4096, 132).0, 1);
+        assert_eq!(split_k(F32_TILES[0].blocks(4096, 4096, 1), 4096, 132).0, 1);
         // A thin one with a long k is.
-        assert!(split_k(&F32_TILES[3], 64, 64, 65536, 132).0 > 8);
+        assert!(split_k(F32_TILES[3].blocks(64, 64, 1), 65536, 132).0 > 8);
     }
 
     #[test]

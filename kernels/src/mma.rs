@@ -407,7 +407,13 @@ unsafe fn mma_gemm<
     let a_bytes = tile.operand_bytes(BM);
     let stage_bytes = a_bytes + tile.operand_bytes(BN);
     let smem = smem_addr(0);
-    let k = g.k;
+    // Split-K (see `gemm::Gemm`): this block's slice of the inner dimension; its start
+    // is in the batch offsets the host set.
+    let k = if g.k_total == 0 {
+        g.k
+    } else {
+        g.k.min(g.k_total.saturating_sub(z as u32 * g.k))
+    };
     let ktiles = k.div_ceil(BK);
 
     // Prologue: the first STAGES - 1 tiles in flight, one commit group each.

@@ -359,19 +359,10 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     };
     let tile = choose_tile(tiles, g.m, g.n, count.min(u32::MAX as usize) as u32, sms);
     if count == 1 && !ty.starts_with('u') {
-        let (splits, chunk) = gemm::split_k(tile, g.m, g.n, g.k, sms);
+        let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
         if splits > 1 {
-            return split_k(
-                device,
-                ty,
-                kind,
-                tile_index(tile),
-                tile,
-                &g,
-                &ops,
-                splits,
-                chunk,
-            );
+            let f = device.kernels()?.matmul(kind, tile_index(tile));
+            return split_k(device, ty, f, Grid::of(tile), &g, &ops, splits, chunk);
         }
     }
     let f = device.kernels()?.matmul(kind, tile_index(tile));
@@ -501,6 +492,16 @@ fn try_mma(
         threads: tile.threads,
         smem_bytes: tile.smem_bytes,
     };
+    // Split-K for a single thin product with a long k (not float16: its kernel writes
+    // float16, and partial sums rounded to float16 would lose accuracy).
+    if count == 1 && kind != MmaKind::F16 {
+        let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
+        if splits > 1 {
+            let ty = if kind == MmaKind::F64 { "f64" } else { "f32" };
+            split_k(device, ty, f, grid, &g, ops, splits, chunk)?;
+            return Ok(true);
+        }
+    }
     launch_tiles(device, f, grid, g, ops, count)?;
     Ok(true)
 }
@@ -596,9 +597,8 @@ fn launch_tiles(
 fn split_k(
     device: &'static Device,
     ty: &str,
-    kind: usize,
-    tile_index: usize,
-    tile: &Tile,
+    f: crate::module::Function,
+    grid: Grid,
     g: &Gemm,
     ops: &Operands,
     splits: u32,
@@ -622,12 +622,11 @@ fn split_k(
         c_batch: (m * n) as i64,
         ..*g
     };
-    let f = device.kernels()?.matmul(kind, tile_index);
     let wops = Operands {
         c: work.data_ptr(),
         ..*ops
     };
-    launch_tiles(device, f, Grid::of(tile), slices, &wops, splits as usize)?;
+    launch_tiles(device, f, grid, slices, &wops, splits as usize)?;
     let sum = device
         .kernels()?
         .function(&format!("gpupy_matmul_{ty}_splitk_sum"))?;
