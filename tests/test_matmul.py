@@ -375,7 +375,7 @@ def test_tensor_core_layouts(rng, layout, dtype, shapes):
 def test_large_tensor_core_tiles(rng, layout, dtype):
     """Grids large enough for the big tiles (float16 128x256, float64 128x128), with
     ragged edges in m and n."""
-    x, y = random_array(rng, (2056, 264), dtype), random_array(rng, (264, 4100), dtype)
+    x, y = random_array(rng, (2056, 264), dtype), random_array(rng, (264, 8200), dtype)
     a = gp.asarray(np.ascontiguousarray(x.T)).T if layout[0] == "t" else gp.asarray(x)
     b = gp.asarray(np.ascontiguousarray(y.T)).T if layout[1] == "t" else gp.asarray(y)
     assert_product_close(a @ b, x, y)

@@ -76,6 +76,11 @@ pub struct TcTile {
     pub stages: u32,
     pub threads: u32,
     pub smem_bytes: u32,
+    /// For [`tc_tile`]: the blocks an SM needs to reach the tile's speed, in tenths, and
+    /// that speed in percent of the kind's largest tile (as `gemm::Tile`; estimated from
+    /// occupancy, not yet measured).
+    pub fill: u32,
+    pub speed: u32,
 }
 
 impl TcTile {
@@ -97,6 +102,8 @@ impl TcTile {
             stages,
             threads: wm * wn * 32,
             smem_bytes: 0,
+            fill: 10,
+            speed: 100,
         };
         t.smem_bytes = stages * (t.operand_bytes(bm) + t.operand_bytes(bn));
         t
@@ -135,6 +142,14 @@ impl TcTile {
         (self.bm / self.warps_m / mi, self.bn / self.warps_n / ni)
     }
 
+    const fn with(self, fill: u32, speed: u32) -> TcTile {
+        TcTile {
+            fill,
+            speed,
+            ..self
+        }
+    }
+
     pub const fn blocks(&self, m: u32, n: u32, batch: u32) -> u128 {
         m.div_ceil(self.bm) as u128 * n.div_ceil(self.bn) as u128 * batch as u128
     }
@@ -145,30 +160,36 @@ pub const TC_TILES: &[TcTile] = &[
     // float16, large products: 8 warps of 64x64 (4x8 instructions, 128 f32 accumulators
     // a thread), 4 stages (120 KiB of shared memory). Per k step a warp loads 4 A and 8 B
     // fragments for 32 mma: the tile reads 96 bytes of L2 per 1024 FLOP.
-    TcTile::new(MmaKind::F16, "128x256", [128, 256, 32], [2, 4], 4),
+    TcTile::new(MmaKind::F16, "128x256", [128, 256, 32], [2, 4], 4).with(10, 100),
     // float16: 8 warps of 64x32 (4x4 instructions, 64 f32 accumulators a thread).
-    TcTile::new(MmaKind::F16, "128x128", [128, 128, 32], [2, 4], 3),
+    TcTile::new(MmaKind::F16, "128x128", [128, 128, 32], [2, 4], 3).with(15, 85),
     // TF32: the 128x128 warp grid, 16-deep k steps (two instructions).
-    TcTile::new(MmaKind::Tf32, "128x128", [128, 128, 16], [2, 4], 3),
+    TcTile::new(MmaKind::Tf32, "128x128", [128, 128, 16], [2, 4], 3).with(10, 100),
     // float64, large products: 8 warps of 64x32 (8x4 instructions, 64 f64 accumulators
     // a thread); half the L2 traffic per FLOP of 64x64, which would need about 8 TB/s of
     // L2 to keep the FP64 tensor cores busy.
-    TcTile::new(MmaKind::F64, "128x128", [128, 128, 16], [2, 4], 3),
+    TcTile::new(MmaKind::F64, "128x128", [128, 128, 16], [2, 4], 3).with(10, 100),
     // float64: 4 warps of 32x32 (4x4 instructions, 32 f64 accumulators a thread).
-    TcTile::new(MmaKind::F64, "64x64", [64, 64, 16], [2, 2], 3),
+    TcTile::new(MmaKind::F64, "64x64", [64, 64, 16], [2, 2], 3).with(20, 85),
 ];
 
-/// The tile of `kind` for `batch` products `m x n` on `sms` multiprocessors: the largest
-/// whose grid still gives every SM a block, else the smallest.
+/// The tile of `kind` for `batch` products `m x n` on `sms` multiprocessors: the one
+/// whose busiest SM finishes first, by `gemm::choose_tile`'s model
+/// `max(ceil(blocks / sms), fill) * bm * bn / speed`, which weighs a large tile's speed
+/// against the idle SMs and wasted edges of a small or batched product (512 products of
+/// 64x64 take the smaller tile; ties go to the larger).
 pub fn tc_tile(kind: MmaKind, m: u32, n: u32, batch: u32, sms: u32) -> &'static TcTile {
-    let mut last = None;
+    let cost = |t: &TcTile| {
+        let per_sm = t.blocks(m, n, batch).div_ceil(sms.max(1) as u128);
+        (per_sm * 10).max(t.fill as u128) * (t.bm * t.bn) as u128 * 1000 / t.speed as u128
+    };
+    let mut best: Option<&TcTile> = None;
     for t in TC_TILES.iter().filter(|t| t.kind == kind) {
-        if t.blocks(m, n, batch) >= sms as u128 {
-            return t;
+        if best.is_none_or(|b| cost(t) < cost(b)) {
+            best = Some(t);
         }
-        last = Some(t);
     }
-    last.expect("every kind has a tile")
+    best.expect("every kind has a tile")
 }
 
 /// Element offset, from the origin of a stored operand tile, of `(outer, k)`.
@@ -479,8 +500,12 @@ mod tests {
     #[test]
     fn tile_choice_fills_the_gpu() {
         assert_eq!(tc_tile(MmaKind::F16, 8192, 8192, 1, 132).name, "128x256");
+        assert_eq!(tc_tile(MmaKind::F16, 4096, 4096, 1, 132).name, "128x256");
         assert_eq!(tc_tile(MmaKind::F16, 1024, 1024, 1, 132).name, "128x128");
         assert_eq!(tc_tile(MmaKind::F16, 8, 8, 1, 132).name, "128x128");
+        assert_eq!(tc_tile(MmaKind::F16, 64, 64, 512, 132).name, "128x128");
+        assert_eq!(tc_tile(MmaKind::F16, 2056, 8200, 1, 132).name, "128x256");
+        assert_eq!(tc_tile(MmaKind::F64, 2056, 8200, 1, 132).name, "128x128");
         assert_eq!(tc_tile(MmaKind::F64, 4096, 4096, 1, 132).name, "128x128");
         assert_eq!(tc_tile(MmaKind::F64, 1024, 1024, 1, 132).name, "64x64");
         assert_eq!(tc_tile(MmaKind::Tf32, 1, 1, 1, 132).name, "128x128");
