@@ -680,23 +680,25 @@ unsafe fn gemv_cols<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
     let lane = thread_idx() % 32;
     let warp = thread_idx() / 32;
     let row = block_idx() * 32 + lane;
-    let mut acc = [T::ZERO; 2];
+    // Eight loads in flight per thread (eight partial sums): a grid of 32-row blocks is
+    // small (256 blocks for 8192 rows), so each warp must keep more bytes in flight.
+    let mut acc = [T::ZERO; 8];
     if row < g.m {
         let a = a.wrapping_offset((z * g.a_batch + row as i64 * g.a_row) as isize);
         let x = x.wrapping_offset((z * g.x_batch) as isize);
         let mut p = warp;
-        while p + WARPS < g.k {
-            unroll!(u in 0..2 => {
+        while p + 7 * WARPS < g.k {
+            unroll!(u in 0..8 => {
                 let q = (p + WARPS * u as u32) as i64;
                 // SAFETY: q < k.
                 let (av, xv) = unsafe {
                     (*a.wrapping_offset((q * g.a_col) as isize), *x.wrapping_offset((q * g.x_inc) as isize))
                 };
-                acc[u.min(1)] = T::fma(av, xv, acc[u.min(1)]);
+                acc[u.min(7)] = T::fma(av, xv, acc[u.min(7)]);
             });
-            p += 2 * WARPS;
+            p += 8 * WARPS;
         }
-        if p < g.k {
+        while p < g.k {
             let q = p as i64;
             // SAFETY: q < k.
             let (av, xv) = unsafe {
@@ -706,11 +708,13 @@ unsafe fn gemv_cols<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
                 )
             };
             acc[0] = T::fma(av, xv, acc[0]);
+            p += WARPS;
         }
     }
+    let part = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
     let size = size_of::<T>() as u32;
     // SAFETY: slot (warp, lane) of the 8x32 the host provides.
-    unsafe { <T as Shared>::st_shared(smem_addr((warp * 32 + lane) * size), acc[0] + acc[1]) };
+    unsafe { <T as Shared>::st_shared(smem_addr((warp * 32 + lane) * size), part) };
     sync_threads();
     if warp == 0 && row < g.m {
         let mut v = T::ZERO;

@@ -79,8 +79,6 @@ pub fn matmul_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
     if b.ndim() > 1 {
         shape.push(n);
     }
-    let mut full = batch.clone();
-    full.extend([m, n]);
     // The result (or `out`) as (batch..., m, n).
     let expand = |r: &Array| -> Result<Array> {
         let mut l = r.layout().clone();
@@ -454,6 +452,13 @@ pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bo
     Some((g, a_km, b_km))
 }
 
+/// `GPUPY_MATMUL_NO_TC=1` (read once): float16 and float64 products skip the tensor
+/// cores (float16 is then computed in float32), for comparisons and triage.
+fn tensor_cores_disabled() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var("GPUPY_MATMUL_NO_TC").is_ok_and(|v| v == "1"))
+}
+
 /// Runs the product on tensor cores of `kind` when the GPU has them and the layout
 /// allows; `Ok(false)` leaves it to the SIMT kernels.
 fn try_mma(
@@ -464,7 +469,7 @@ fn try_mma(
     count: usize,
 ) -> Result<bool> {
     let kernels = device.kernels()?;
-    if !kernels.has_tensor_cores() || g.k == 0 {
+    if !kernels.has_tensor_cores() || g.k == 0 || tensor_cores_disabled() {
         return Ok(false);
     }
     let Some((g, a_km, b_km)) = mma_layout(&g, ops.a, ops.b, kind.elem()) else {
