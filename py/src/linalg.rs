@@ -2,19 +2,19 @@
 //! The products themselves are `math::matmul`/`math::dot`; the compositions on top of
 //! them (`einsum`, `tensordot`, norms, ...) are in `python/gpupy/_linalg.py`.
 
-use gpupy_host::ops::matmul;
+use gpupy_host::ops::mma;
 use pyo3::prelude::*;
 
 /// Turns TF32 tensor cores for float32 matrix products on or off (process-wide).
 #[pyfunction]
 fn _set_tf32(on: bool) {
-    matmul::set_tf32(on);
+    mma::set_tf32(on);
 }
 
 /// Whether float32 matrix products run on TF32 tensor cores.
 #[pyfunction]
 fn _tf32() -> bool {
-    matmul::tf32()
+    mma::tf32()
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -9,6 +9,7 @@ pub mod elementwise;
 pub mod fill;
 pub mod indexing;
 pub mod matmul;
+pub mod mma;
 pub mod reduce;
 
 use std::ffi::c_void;
