@@ -18,6 +18,12 @@ const PTX_ARCH: &str = "sm_70";
 /// Cubins built ahead of time, so these GPUs load without a JIT step (a cubin runs on GPUs
 /// of the same major version). Other GPUs compile the PTX once; the driver caches it.
 const CUBIN_ARCHS: &[&str] = &["sm_90"];
+/// Kernels that need sm_80 (tensor-core `mma.sync` shapes, `cp.async`, `ldmatrix`): the
+/// sm_70 module cannot hold them, so they are cut out of it into a module of their own,
+/// emitted as PTX for this architecture plus cubins for `CUBIN_ARCHS`; the host loads
+/// it only on GPUs of compute capability 8.0 and up.
+const SM80_PREFIX: &str = "gpupy_mma_";
+const SM80_ARCH: &str = "sm_80";
 
 /// Kernels allowed a stack frame: libdevice's sin/cos/tan reduce huge arguments
 /// (Payne-Hanek) through a small local array, touched only for |x| beyond about 1e5.
@@ -98,23 +104,94 @@ fn main() {
         .arg(&linked)
         .arg("-o")
         .arg(&optimized));
+    let full = out.join("kernels.full.ptx");
     run(Command::new(llvm_bin.join("llc"))
         .args(["-O3", &format!("-mcpu={PTX_ARCH}")])
         .arg(&optimized)
         .arg("-o")
-        .arg(&ptx));
+        .arg(&full));
+    let text = std::fs::read_to_string(&full).unwrap();
+    let (main, sm80) = split_entries(&text, SM80_PREFIX);
+    std::fs::write(&ptx, main).unwrap();
+    let ptx80 = out.join("kernels_sm80.ptx");
+    std::fs::write(&ptx80, retarget(&sm80, SM80_ARCH, (7, 0))).unwrap();
+    std::fs::write(out.join("stack_allowed.txt"), LIBDEVICE_TRIG.join("\n")).unwrap();
 
     for arch in CUBIN_ARCHS {
-        let cubin = out.join(format!("kernels.{arch}.cubin"));
-        let report = run(Command::new(&ptxas)
-            .args(["-v", "-O3", "--split-compile=0", &format!("-arch={arch}")])
-            .arg(&ptx)
-            .arg("-o")
-            .arg(&cubin));
-        std::fs::write(out.join(format!("ptxas.{arch}.txt")), &report).unwrap();
-        std::fs::write(out.join("stack_allowed.txt"), LIBDEVICE_TRIG.join("\n")).unwrap();
-        check_no_local_memory(&report, arch);
+        let mut reports = String::new();
+        for (src, stem) in [(&ptx, "kernels"), (&ptx80, "kernels_sm80")] {
+            let cubin = out.join(format!("{stem}.{arch}.cubin"));
+            let report = run(Command::new(&ptxas)
+                .args(["-v", "-O3", "--split-compile=0", &format!("-arch={arch}")])
+                .arg(src)
+                .arg("-o")
+                .arg(&cubin));
+            check_no_local_memory(&report, arch);
+            reports.push_str(&report);
+        }
+        std::fs::write(out.join(format!("ptxas.{arch}.txt")), &reports).unwrap();
     }
+    // The sm_80 module must also assemble for its own architecture (A100-class GPUs
+    // JIT it from the PTX).
+    let report = run(Command::new(&ptxas)
+        .args(["-v", "-O3", &format!("-arch={SM80_ARCH}")])
+        .arg(&ptx80)
+        .arg("-o")
+        .arg(out.join("kernels_sm80.sm_80.cubin")));
+    check_no_local_memory(&report, SM80_ARCH);
+}
+
+/// Splits PTX text into (the module without the entries whose names start with `prefix`,
+/// the module with only those entries). The header and global declarations go to both;
+/// `.func` helpers (libdevice's) only to the first, since the picked entries call none
+/// (ptxas would report an undefined function if one did). An item runs from its
+/// `.entry`/`.func` line to the first line that is exactly `}` (how LLVM ends a body) or,
+/// for a `.func` prototype, `;`.
+fn split_entries(ptx: &str, prefix: &str) -> (String, String) {
+    let (mut main, mut picked) = (String::new(), String::new());
+    // Where the current item goes (to_main, to_picked); None outside items.
+    let mut inside: Option<(bool, bool)> = None;
+    for line in ptx.split_inclusive('\n') {
+        if inside.is_none() {
+            if let Some(rest) = line.split(".entry ").nth(1) {
+                let mine = rest.trim_start().starts_with(prefix);
+                inside = Some((!mine, mine));
+            } else if !line.starts_with("//") && line.contains(".func ") {
+                inside = Some((true, false));
+            }
+        }
+        let (to_main, to_picked) = inside.unwrap_or((true, true));
+        if to_main {
+            main.push_str(line);
+        }
+        if to_picked {
+            picked.push_str(line);
+        }
+        let end = line.trim_end();
+        if inside.is_some() && (end == "}" || end == ";") {
+            inside = None;
+        }
+    }
+    (main, picked)
+}
+
+/// PTX text retargeted to `arch`, with a `.version` of at least `min` (the sm_80
+/// instructions need PTX ISA 7.0).
+fn retarget(ptx: &str, arch: &str, min: (u32, u32)) -> String {
+    ptx.lines()
+        .map(|line| {
+            if let Some(v) = line.strip_prefix(".version ") {
+                let mut it = v.trim().split('.').map(|x| x.parse::<u32>().unwrap_or(0));
+                let have = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+                let (a, b) = have.max(min);
+                format!(".version {a}.{b}\n")
+            } else if line.starts_with(".target ") {
+                format!(".target {arch}\n")
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect()
 }
 
 /// `cargo rustc` on the kernel crate for nvptx64, emitting LLVM bitcode so libdevice can

@@ -1,17 +1,34 @@
-"""Matrix products (gp.matmul, gp.dot, ``@``, ``a.dot(b)``) against a float64 NumPy
-reference: ||got - ref||_F / (||a||_F * ||b||_F) must be below 1e-5 for float32 and
-1e-12 for float64 (NumPy's own float32 BLAS result is not the reference, as the
-summation order differs)."""
+"""Matrix products (gp.matmul, gp.dot, ``@``, ``a.dot(b)``) against a NumPy reference.
+
+Inexact dtypes are compared with the product computed in float64 (complex128):
+||got - ref||_F / (||a||_F * ||b||_F) must be below 1e-5 for float32 and complex64
+(below 1e-2 with TF32 on), 1e-2 for float16 and 1e-12 for float64 and complex128 (NumPy's
+own float32 BLAS result is not the reference, as the summation order differs). Integer
+and bool products must equal NumPy's exactly (integers wrap; bool is an or of ands).
+
+Shapes include 1, odd sizes and sizes that are multiples of no tile (the SIMT tiles are
+16..128, the tensor-core tiles 64 and 128, the k steps 8..32); operands are transposed,
+sliced, offset (misaligned for the tensor cores' 16-byte copies) and batched with
+broadcasting, so that every kernel variant (SIMT tiles, split-K, GEMV, tensor cores in
+all four layouts, their float32 fallback) runs."""
 
 import numpy as np
 import pytest
 
 import gpupy as gp
-from helpers import FLOAT_DTYPES, assert_equal_to_numpy, dtype_id, random_array
+from helpers import ALL_DTYPES, assert_equal_to_numpy, dtype_id, random_array
 
 pytestmark = pytest.mark.gpu
 
-TOL = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
+TOL = {
+    np.dtype(np.float16): 1e-2,
+    np.dtype(np.float32): 1e-5,
+    np.dtype(np.float64): 1e-12,
+    np.dtype(np.complex64): 1e-5,
+    np.dtype(np.complex128): 1e-12,
+}
+FLOAT_DTYPES = [np.float16, np.float32, np.float64, np.complex64, np.complex128]
+EXACT_DTYPES = [d for d in ALL_DTYPES if np.dtype(d).kind in "biu"]
 
 PRODUCTS = {
     "matmul": lambda a, b: gp.matmul(a, b),
@@ -25,21 +42,30 @@ def shape_id(shape):
     return "x".join(map(str, shape)) if shape else "0d"
 
 
-def assert_product_close(got, x, y):
-    """``got`` equals ``np.matmul(x, y)`` (computed in float64) within the normwise
-    tolerance, with NumPy's shape and result dtype."""
+def assert_product_close(got, x, y, tol=None, product=np.matmul):
+    """``got`` equals ``product(x, y)`` with NumPy's shape and result dtype: exactly for
+    integers and bool, else within the normwise tolerance of the float64 (complex128)
+    product."""
     assert isinstance(got, gp.ndarray), type(got)
     want_dtype = np.result_type(x.dtype, y.dtype)
-    ref = np.matmul(x.astype(np.float64), y.astype(np.float64))
+    if want_dtype.kind in "biu":
+        want = product(x, y)
+        assert got.dtype == want.dtype, f"dtype: gpupy {got.dtype}, numpy {want.dtype}"
+        assert got.shape == want.shape, f"shape: gpupy {got.shape}, numpy {want.shape}"
+        np.testing.assert_array_equal(got.get(), want)
+        return
+    wide = np.complex128 if want_dtype.kind == "c" else np.float64
+    ref = product(x.astype(wide), y.astype(wide))
     assert got.shape == ref.shape, f"shape: gpupy {got.shape}, numpy {ref.shape}"
     assert got.dtype == want_dtype, f"dtype: gpupy {got.dtype}, numpy {want_dtype}"
-    r = got.get().astype(np.float64)
-    scale = np.linalg.norm(x.astype(np.float64).ravel()) * np.linalg.norm(y.astype(np.float64).ravel())
+    r = got.get().astype(wide)
+    scale = np.linalg.norm(x.astype(wide).ravel()) * np.linalg.norm(y.astype(wide).ravel())
     err = np.linalg.norm((r - ref).ravel())
     if scale == 0.0:  # an empty operand: every element of the result is an empty sum
         np.testing.assert_array_equal(r, ref)
         return
-    assert err <= TOL[want_dtype] * scale, f"relative error {err / scale:.3e} > {TOL[want_dtype]:.0e}"
+    tol = TOL[want_dtype] if tol is None else tol
+    assert err <= tol * scale, f"relative error {err / scale:.3e} > {tol:.0e}"
 
 
 MATRIX_SHAPES = [
@@ -265,16 +291,6 @@ def test_0d_operands_to_matmul_raise_value_error(rng):
             call()
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.bool_, np.float16, np.complex64], ids=dtype_id)
-def test_non_float_arrays_raise_type_error(rng, dtype):
-    a = gp.asarray(random_array(rng, (3, 4), dtype))
-    b = gp.asarray(random_array(rng, (4, 2), dtype))
-    f = gp.asarray(random_array(rng, (4, 2), np.float32))
-    for call in (lambda: gp.matmul(a, b), lambda: a @ b, lambda: gp.dot(a, b), lambda: a.dot(b), lambda: a @ f):
-        with pytest.raises(TypeError):
-            call()
-
-
 def test_numpy_operands_raise_type_error(rng):
     x, y = random_array(rng, (3, 4), np.float32), random_array(rng, (4, 2), np.float32)
     a = gp.asarray(x)
@@ -282,3 +298,237 @@ def test_numpy_operands_raise_type_error(rng):
         with pytest.raises(TypeError):
             call()
     assert_product_close(a @ gp.asarray(y), x, y)  # still usable
+
+
+# --- every dtype, exact integer products ---------------------------------------------
+
+
+@pytest.mark.parametrize("shapes", [((1, 1), (1, 1)), ((5, 7), (7, 3)), ((33, 65), (65, 17)), ((70, 129), (129, 66))], ids=pair_id)
+@pytest.mark.parametrize("dtype", EXACT_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("how", list(PRODUCTS))
+def test_integer_and_bool_products_are_exact(rng, how, dtype, shapes):
+    x, y = random_array(rng, shapes[0], dtype), random_array(rng, shapes[1], dtype)
+    got = PRODUCTS[how](gp.asarray(x), gp.asarray(y))
+    assert_equal_to_numpy(got, np.matmul(x, y))
+
+
+@pytest.mark.parametrize("dtype", EXACT_DTYPES, ids=dtype_id)
+def test_integer_products_batched_and_transposed(rng, dtype):
+    x, y = random_array(rng, (3, 1, 9, 20), dtype), random_array(rng, (4, 11, 20), dtype)
+    a, b = gp.asarray(x), gp.asarray(y)
+    assert_equal_to_numpy(a @ b.transpose(0, 2, 1), np.matmul(x, y.transpose(0, 2, 1)))
+    assert_equal_to_numpy(a[..., ::-2] @ gp.asarray(y[0, 1::2, :]), np.matmul(x[..., ::-2], y[0, 1::2, :]))
+    v = random_array(rng, (20,), dtype)
+    assert_equal_to_numpy(a @ gp.asarray(v), np.matmul(x, v))
+    assert_equal_to_numpy(gp.asarray(v) @ b.transpose(0, 2, 1), np.matmul(v, y.transpose(0, 2, 1)))
+
+
+MIXED = [
+    (np.int8, np.uint8),
+    (np.int32, np.float32),
+    (np.int16, np.float16),
+    (np.uint64, np.int64),
+    (np.bool_, np.int8),
+    (np.float16, np.float32),
+    (np.float32, np.complex64),
+    (np.float64, np.complex64),
+    (np.int64, np.complex128),
+    (np.bool_, np.float64),
+]
+
+
+@pytest.mark.parametrize("dtypes", MIXED, ids=lambda p: f"{np.dtype(p[0])}-{np.dtype(p[1])}")
+@pytest.mark.parametrize("how", ["matmul", "operator", "dot"])
+def test_mixed_dtypes_promote_as_numpy(rng, how, dtypes):
+    x, y = random_array(rng, (13, 21), dtypes[0]), random_array(rng, (21, 6), dtypes[1])
+    assert_product_close(PRODUCTS[how](gp.asarray(x), gp.asarray(y)), x, y)
+    assert_product_close(PRODUCTS[how](gp.asarray(y.T), gp.asarray(x.T)), y.T, x.T)
+
+
+# --- tensor cores and their fallbacks ------------------------------------------------
+
+TC_SHAPES = [
+    ((1, 8), (8, 1)),
+    ((1, 24), (24, 130)),
+    ((130, 24), (24, 1)),
+    ((128, 128), (128, 128)),
+    ((129, 33), (33, 127)),  # k not a multiple of the 16-byte chunk (partial chunks)
+    ((200, 7), (7, 300)),  # k shorter than one chunk of float16
+    ((65, 257), (257, 63)),
+    ((300, 520), (520, 260)),
+]
+
+
+@pytest.mark.parametrize("shapes", TC_SHAPES, ids=pair_id)
+@pytest.mark.parametrize("dtype", [np.float16, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt"])
+def test_tensor_core_layouts(rng, layout, dtype, shapes):
+    """All four operand orientations (the kernel's k-major / outer-major variants)."""
+    x, y = random_array(rng, shapes[0], dtype), random_array(rng, shapes[1], dtype)
+    a = gp.asarray(np.ascontiguousarray(x.T)).T if layout[0] == "t" else gp.asarray(x)
+    b = gp.asarray(np.ascontiguousarray(y.T)).T if layout[1] == "t" else gp.asarray(y)
+    assert_product_close(a @ b, x, y)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt"])
+def test_large_tensor_core_tiles(rng, layout, dtype):
+    """Grids large enough for the big tiles (float16 128x256, float64 128x128), with
+    ragged edges in m and n."""
+    x, y = random_array(rng, (2056, 264), dtype), random_array(rng, (264, 8200), dtype)
+    a = gp.asarray(np.ascontiguousarray(x.T)).T if layout[0] == "t" else gp.asarray(x)
+    b = gp.asarray(np.ascontiguousarray(y.T)).T if layout[1] == "t" else gp.asarray(y)
+    assert_product_close(a @ b, x, y)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
+def test_misaligned_and_strided_operands_fall_back(rng, dtype):
+    """Views the tensor cores cannot stream (an odd offset, a row length that is not a
+    16-byte multiple, a column step) take the other kernels with the same results."""
+    x = random_array(rng, (67, 131), dtype)
+    y = random_array(rng, (131, 45), dtype)
+    a, b = gp.asarray(x), gp.asarray(y)
+    assert_product_close(a[1:, 1:] @ b[1:, :], x[1:, 1:], y[1:, :])
+    assert_product_close(a[:, :-3] @ b[:-3, ::2], x[:, :-3], y[:-3, ::2])
+    assert_product_close(a[::2] @ b, x[::2], y)
+    assert_product_close(a[:, ::-1] @ b, x[:, ::-1], y)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
+def test_tensor_core_batches(rng, dtype):
+    x, y = random_array(rng, (3, 1, 40, 72), dtype), random_array(rng, (5, 72, 24), dtype)
+    a, b = gp.asarray(x), gp.asarray(y)
+    assert_product_close(a @ b, x, y)
+    assert_product_close(a @ b[0], x, y[0])
+    assert_product_close(b.transpose(0, 2, 1) @ a[0, 0].T, y.transpose(0, 2, 1), x[0, 0].T)
+
+
+@pytest.mark.parametrize("shapes", [((256, 512), (512, 384)), ((129, 33), (33, 127)), ((4, 100, 40), (40, 72)), ((64, 20000), (20000, 64))], ids=pair_id)
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt"])
+def test_tf32_is_opt_in(rng, layout, shapes):
+    """float32 is exact float32 by default; ``gpupy.config.allow_tf32()`` trades
+    precision (1e-2 normwise) for tensor cores, and restores the setting after."""
+    x, y = random_array(rng, shapes[0], np.float32), random_array(rng, shapes[1], np.float32)
+    if layout[0] == "t":
+        a = gp.asarray(np.ascontiguousarray(np.swapaxes(x, -1, -2)))
+        a = gp.swapaxes(a, -1, -2)
+    else:
+        a = gp.asarray(x)
+    b = gp.asarray(np.ascontiguousarray(y.T)).T if layout[1] == "t" else gp.asarray(y)
+    assert not gp.config.tf32()
+    assert_product_close(a @ b, x, y)
+    with gp.config.allow_tf32():
+        assert gp.config.tf32()
+        assert_product_close(a @ b, x, y, tol=1e-2)
+    assert not gp.config.tf32()
+    assert_product_close(a @ b, x, y)
+
+
+# --- matrix-vector products and split-K ----------------------------------------------
+
+GEMV_SHAPES = [
+    ((300, 517), (517,)),
+    ((517,), (517, 300)),
+    ((1, 4099), (4099, 1)),
+    ((4099, 1), (1, 1)),
+    ((2, 3, 77, 40), (40, 1)),
+    ((1, 40), (6, 40, 77)),
+    ((33, 8192), (8192,)),
+]
+
+
+@pytest.mark.parametrize("shapes", GEMV_SHAPES, ids=pair_id)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64], ids=dtype_id)
+@pytest.mark.parametrize("transposed", [False, True])
+def test_matrix_vector(rng, transposed, dtype, shapes):
+    x, y = random_array(rng, shapes[0], dtype), random_array(rng, shapes[1], dtype)
+    a, b = gp.asarray(x), gp.asarray(y)
+    if transposed and x.ndim >= 2:
+        a = gp.swapaxes(gp.asarray(np.ascontiguousarray(np.swapaxes(x, -1, -2))), -1, -2)
+    if transposed and y.ndim >= 2:
+        b = gp.swapaxes(gp.asarray(np.ascontiguousarray(np.swapaxes(y, -1, -2))), -1, -2)
+    assert_product_close(a @ b, x, y)
+
+
+@pytest.mark.parametrize("shapes", [((64, 65536), (65536, 64)), ((3, 5000), (5000, 2)), ((1, 9999), (9999, 1)), ((100, 3000), (3000, 70))], ids=pair_id)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128], ids=dtype_id)
+def test_long_inner_dimension_split_k(rng, dtype, shapes):
+    x, y = random_array(rng, shapes[0], dtype), random_array(rng, shapes[1], dtype)
+    a, b = gp.asarray(x), gp.asarray(y)
+    assert_product_close(a @ b, x, y)
+    assert_product_close(b.T @ a.T, y.T, x.T)
+
+
+# --- out= ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex128, np.int32, np.int8], ids=dtype_id)
+def test_out_views_and_casts(rng, dtype):
+    x, y = random_array(rng, (2, 17, 33), dtype), random_array(rng, (33, 9), dtype)
+    a, b = gp.asarray(x), gp.asarray(y)
+    # A strided out (every other column of a wider array, batch-major): written directly.
+    big = gp.zeros((2, 17, 18), dtype=dtype)
+    view = big[:, :, ::2]
+    assert gp.matmul(a, b, out=view) is view
+    assert_product_close(view, x, y)
+    assert_equal_to_numpy(big[:, :, 1::2], np.zeros((2, 17, 9), dtype))
+    # A transposed out.
+    outT = gp.zeros((2, 9, 17), dtype=dtype).transpose(0, 2, 1)
+    gp.matmul(a, b, out=outT)
+    assert_product_close(outT, x, y)
+    # A wider dtype (same_kind cast).
+    wide = np.complex128 if np.dtype(dtype).kind == "c" else np.float64
+    o = gp.zeros((2, 17, 9), dtype=wide)
+    gp.matmul(a, b, out=o)
+    want = np.matmul(x, y).astype(wide)
+    if np.dtype(dtype).kind in "iu":
+        np.testing.assert_array_equal(o.get(), want)
+    else:
+        np.testing.assert_allclose(o.get(), want, rtol=0, atol=TOL[np.dtype(dtype)] * np.abs(want).max() * 10)
+
+
+def test_out_overlapping_an_input(rng):
+    x, y = random_array(rng, (9, 9), np.float64), random_array(rng, (9, 9), np.float64)
+    a, b = gp.asarray(x), gp.asarray(y)
+    gp.matmul(a, b, out=a)
+    assert_product_close(a, x, y)
+    a = gp.asarray(x)
+    gp.matmul(a, a.T, out=a)
+    assert_product_close(a, x, x.T)
+
+
+def test_out_errors_match_numpy(rng):
+    x, y = random_array(rng, (4, 5), np.float64), random_array(rng, (5, 3), np.float64)
+    a, b = gp.asarray(x), gp.asarray(y)
+    for o in [np.zeros((4, 4)), np.zeros((3, 4)), np.zeros((2, 4, 3))]:
+        with pytest.raises(ValueError):
+            np.matmul(x, y, out=o)
+        with pytest.raises(ValueError):
+            gp.matmul(a, b, out=gp.asarray(o))
+    with pytest.raises(TypeError):
+        np.matmul(x, y, out=np.zeros((4, 3), np.int64))
+    with pytest.raises(TypeError):
+        gp.matmul(a, b, out=gp.zeros((4, 3), dtype=np.int64))
+    # dot takes only an exact, C-contiguous out
+    with pytest.raises(ValueError):
+        np.dot(x, y, out=np.zeros((4, 3), np.float32))
+    with pytest.raises(ValueError):
+        gp.dot(a, b, out=gp.zeros((4, 3), dtype=np.float32))
+
+
+def test_matmul_dtype_argument(rng):
+    x, y = random_array(rng, (6, 7), np.float64), random_array(rng, (7, 5), np.float64)
+    got = gp.matmul(gp.asarray(x), gp.asarray(y), dtype=np.float32)
+    assert got.dtype == np.float32
+    assert_product_close(got, x.astype(np.float32), y.astype(np.float32))
+
+
+def test_int_in_place_matmul_with_float_raises_like_numpy(rng):
+    x, y = random_array(rng, (4, 4), np.int32), random_array(rng, (4, 4), np.float32)
+    with pytest.raises(TypeError):
+        z = x.copy()
+        z @= y
+    a = gp.asarray(x)
+    with pytest.raises(TypeError):
+        a @= gp.asarray(y)
+    assert_equal_to_numpy(a, x)

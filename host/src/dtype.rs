@@ -110,9 +110,117 @@ pub fn promote_floats(a: DType, b: DType) -> DType {
     }
 }
 
+impl DType {
+    /// Bits of an integer or float type (complex: of one part), 8 for bool.
+    fn bits(self) -> usize {
+        match self.kind() {
+            Kind::Complex => self.itemsize() * 4,
+            _ => self.itemsize() * 8,
+        }
+    }
+}
+
+/// NumPy's `can_cast(from, to, 'safe')`: every value of `from` is exactly a value of `to`.
+pub fn can_cast_safe(from: DType, to: DType) -> bool {
+    use Kind::*;
+    let (f, t) = (from.bits(), to.bits());
+    match (from.kind(), to.kind()) {
+        (Bool, _) => true,
+        (_, Bool) => false,
+        (Int, Int) | (UInt, UInt) | (Float, Float) | (Float, Complex) | (Complex, Complex) => {
+            t >= f
+        }
+        (UInt, Int) => t > f,
+        (Int, UInt) => false,
+        // Integers go to floats whose mantissa holds them, except that NumPy counts every
+        // 64-bit integer as safe in float64 (and complex128).
+        (Int | UInt, Float | Complex) => match f {
+            8 => true,
+            16 => t >= 32,
+            _ => t >= 64,
+        },
+        (Float | Complex, _) => false,
+    }
+}
+
+/// NumPy's `can_cast(from, to, 'same_kind')`: safe, or within one kind (or from int to
+/// uint), the rule for ufunc outputs.
+pub fn can_cast_same_kind(from: DType, to: DType) -> bool {
+    let rank = |k: Kind| match k {
+        Kind::Bool => 0,
+        Kind::Int | Kind::UInt => 1,
+        Kind::Float => 2,
+        Kind::Complex => 3,
+    };
+    can_cast_safe(from, to) || rank(from.kind()) <= rank(to.kind()) && from.kind() != Kind::Bool
+}
+
+/// NumPy's `result_type(a, b)` for two arrays: the first type (smallest first) that both
+/// cast to safely.
+pub fn promote(a: DType, b: DType) -> DType {
+    use DType::*;
+    const ORDER: [DType; 14] = [
+        Bool, UInt8, Int8, UInt16, Int16, UInt32, Int32, UInt64, Int64, Float16, Float32, Float64,
+        Complex64, Complex128,
+    ];
+    ORDER
+        .into_iter()
+        .find(|&t| can_cast_safe(a, t) && can_cast_safe(b, t))
+        .unwrap_or(Complex128)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn promotion_follows_numpy() {
+        use DType::*;
+        // (a, b, np.result_type(a, b)), from NumPy 2.
+        let cases = [
+            (Bool, Bool, Bool),
+            (Bool, Int8, Int8),
+            (UInt8, Int8, Int16),
+            (UInt16, Int16, Int32),
+            (UInt32, Int32, Int64),
+            (UInt64, Int64, Float64),
+            (UInt64, Int8, Float64),
+            (Int8, Float16, Float16),
+            (UInt8, Float16, Float16),
+            (Int16, Float16, Float32),
+            (Int32, Float16, Float64),
+            (Int32, Float32, Float64),
+            (Int16, Float32, Float32),
+            (Int64, Float32, Float64),
+            (Float16, Float32, Float32),
+            (Float32, Float64, Float64),
+            (Float32, Complex64, Complex64),
+            (Float64, Complex64, Complex128),
+            (Int16, Complex64, Complex64),
+            (Int32, Complex64, Complex128),
+            (UInt64, Complex64, Complex128),
+            (Complex128, Bool, Complex128),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(promote(a, b), want, "{a:?} {b:?}");
+            assert_eq!(promote(b, a), want, "{b:?} {a:?}");
+        }
+        for d in DType::ALL {
+            assert_eq!(promote(d, d), d);
+        }
+    }
+
+    #[test]
+    fn same_kind_casts() {
+        use DType::*;
+        assert!(can_cast_same_kind(Float64, Float32));
+        assert!(can_cast_same_kind(Int64, UInt8));
+        assert!(can_cast_same_kind(Int64, Float16));
+        assert!(!can_cast_same_kind(Float32, Int64));
+        assert!(!can_cast_same_kind(Complex64, Float64));
+        assert!(can_cast_same_kind(Bool, Int8));
+        assert!(!can_cast_same_kind(Int8, Bool));
+    }
 
     #[test]
     fn names_round_trip() {

@@ -15,6 +15,14 @@ use crate::error::{Error, Result, check};
 
 static PTX: &str = concat!(include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx")), "\0");
 static CUBIN_SM90: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.sm_90.cubin"));
+/// The kernels that need sm_80 (tensor cores; see `build.rs`): PTX for sm_80 GPUs, a cubin
+/// for sm_90. Not loaded below compute capability 8.0.
+static PTX_SM80: &str = concat!(
+    include_str!(concat!(env!("OUT_DIR"), "/kernels_sm80.ptx")),
+    "\0"
+);
+static CUBIN_SM80_SM90: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm80.sm_90.cubin"));
 
 /// `ptxas -v` output for every kernel, per architecture (registers, stack, spills).
 pub static PTXAS_REPORT_SM90: &str = include_str!(concat!(env!("OUT_DIR"), "/ptxas.sm_90.txt"));
@@ -112,11 +120,13 @@ pub struct Kernels {
     fill: Vec<Function>,
     /// `reduce[op][dtype]`: (block, serial, merge) where the loop exists.
     reduce: Vec<[Option<[Function; 3]>; NDTYPES]>,
-    /// By float dtype, then by tile as listed in `gemm::F32_TILES` / `F64_TILES`.
+    /// By kernel family as listed in `gemm::SIMT_KINDS`, then by tile in its table.
     matmul: Vec<Vec<Function>>,
     /// Kernels of smaller families, looked up by name on first use.
     by_name: std::sync::Mutex<std::collections::HashMap<String, Function>>,
     module: Module,
+    /// The sm_80 module (tensor-core kernels), on GPUs of compute capability 8.0 and up.
+    sm80: Option<Module>,
 }
 
 struct Module(sys::CUmodule);
@@ -140,6 +150,18 @@ impl Kernels {
         let module = Module(check("cuModuleLoadData", unsafe {
             result::module::load_data(image)
         })?);
+        let sm80 = if major >= 8 {
+            let image: *const c_void = match major {
+                9 => CUBIN_SM80_SM90.as_ptr().cast(),
+                _ => PTX_SM80.as_ptr().cast(),
+            };
+            // SAFETY: as above.
+            Some(Module(check("cuModuleLoadData", unsafe {
+                result::module::load_data(image)
+            })?))
+        } else {
+            None
+        };
         let get = |name: String| -> Result<Function> {
             let c = CString::new(name.clone()).expect("kernel names have no NUL");
             // SAFETY: module is loaded; the name is a NUL-terminated C string.
@@ -213,14 +235,12 @@ impl Kernels {
             }
             reduce.push(row);
         }
-        let tiles = [gemm::F32_TILES, gemm::F64_TILES];
-        let matmul = FLOAT_DTYPES
+        let matmul = gemm::SIMT_KINDS
             .iter()
-            .zip(tiles)
-            .map(|(&d, tiles)| {
+            .map(|(ty, tiles)| {
                 tiles
                     .iter()
-                    .map(|tile| get(format!("gpupy_matmul_{}_{}", dtype_name(d), tile.name)))
+                    .map(|tile| get(format!("gpupy_matmul_{ty}_{}", tile.name)))
                     .collect()
             })
             .collect::<Result<_>>()?;
@@ -234,6 +254,7 @@ impl Kernels {
             matmul,
             by_name: Default::default(),
             module,
+            sm80,
         })
     }
 
@@ -256,6 +277,48 @@ impl Kernels {
             })?;
         map.insert(name.to_string(), f);
         Ok(f)
+    }
+
+    /// Whether the tensor-core kernels are loaded (compute capability 8.0 and up).
+    pub fn has_tensor_cores(&self) -> bool {
+        self.sm80.is_some()
+    }
+
+    /// A tensor-core kernel by entry name (`None` below compute capability 8.0), with its
+    /// dynamic shared-memory limit raised to `smem_bytes` (the default limit is 48 KiB).
+    /// Cached after the first lookup.
+    pub fn sm80_function(&self, name: &str, smem_bytes: u32) -> Result<Option<Function>> {
+        let Some(module) = &self.sm80 else {
+            return Ok(None);
+        };
+        let mut map = self.by_name.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(f) = map.get(name) {
+            return Ok(Some(*f));
+        }
+        let c =
+            CString::new(name).map_err(|_| Error::Value(format!("bad kernel name {name:?}")))?;
+        // SAFETY: the module is loaded and never unloaded; the name is NUL-terminated.
+        let f = unsafe { result::module::get_function(module.0, c) }
+            .map(Function)
+            .map_err(|_| {
+                Error::NoDevice(format!(
+                    "kernel {name} is missing from gpupy's sm_80 module (a build problem)"
+                ))
+            })?;
+        if smem_bytes > 48 * 1024 {
+            // SAFETY: a valid function handle; the attribute only raises the limit of
+            // dynamic shared memory its launches may ask for.
+            check("cuFuncSetAttribute", unsafe {
+                sys::cuFuncSetAttribute(
+                    f.0,
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    smem_bytes as i32,
+                )
+                .result()
+            })?;
+        }
+        map.insert(name.to_string(), f);
+        Ok(Some(f))
     }
 
     /// The binary kernel for input `dtype`, or NumPy's TypeError when the op has no loop.
@@ -303,9 +366,10 @@ impl Kernels {
         })
     }
 
-    /// The kernel for tile `tile` (an index into the dtype's tile table).
-    pub fn matmul(&self, dtype: DType, tile: usize) -> Result<Function> {
-        Ok(self.matmul[float_index(dtype, "matmul")?][tile])
+    /// The SIMT matmul kernel of family `kind` (an index into `gemm::SIMT_KINDS`) for
+    /// tile `tile` (an index into that family's tile table).
+    pub fn matmul(&self, kind: usize, tile: usize) -> Function {
+        self.matmul[kind][tile]
     }
 }
 

@@ -7,17 +7,27 @@
 //! - `smem_bytes` of dynamic shared memory (always at most 48 KiB: no opt-in needed),
 //! - parameters `(g: Gemm, a: *const T, b: *const T, c: *mut T)`.
 //!
+//! The SIMT kernels exist for the element types of [`SIMT_KINDS`]: `f32`, `f64`, `u32`
+//! and `u64` (wrapping integer products: the same bits serve signed and unsigned
+//! integers, and narrower integers are widened on the host, which wraps the same way),
+//! `c64` and `c128` (complex products computed directly).
+//!
 //! Every block computes one `bm x bn` tile of `C` (which one is [`block_tile`]'s business),
 //! walking `k` in steps of `bk`. Each of its `threads` threads keeps a `tm x tn` piece of
 //! the tile in registers.
 
 /// One matrix product (or a batch of them), in elements: `A[z, i, p]` is at
 /// `a + z*a_batch + i*a_row + p*a_col`, `B[z, p, j]` at `b + z*b_batch + p*b_row + j*b_col`
-/// and `C[z, i, j]` at `c + z*c_batch + i*c_row + j`.
+/// and `C[z, i, j]` at `c + z*c_batch + i*c_row + j*c_col`.
 ///
 /// Strides may be anything, negative and zero included (a transposed operand has
-/// `a_row = 1`; a broadcast batch has stride 0); `C`'s column stride is always 1. `k = 0`
-/// writes zeros. `C` must not overlap `A` or `B`.
+/// `a_row = 1`; a broadcast batch has stride 0). `k = 0` writes zeros. `C` must not
+/// overlap `A` or `B`, and distinct `(z, i, j)` must be distinct elements of `C`.
+///
+/// Split-K: when `k_total != 0`, block `z` of the grid computes the partial product over
+/// `p` in `z*k .. min((z+1)*k, k_total)` (the host sets `a_batch = k*a_col` and
+/// `b_batch = k*b_row`), so a thin product with a long `k` fills the GPU; the partial
+/// results are summed by `gpupy_matmul_<ty>_splitk_sum`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Gemm {
@@ -25,14 +35,82 @@ pub struct Gemm {
     pub n: u32,
     pub k: u32,
     pub batch: u32,
+    /// Split-K: the full inner dimension (`k` is then the length of one slice); 0 when
+    /// every batch entry is a whole product.
+    pub k_total: u32,
     pub a_row: i64,
     pub a_col: i64,
     pub b_row: i64,
     pub b_col: i64,
     pub c_row: i64,
+    pub c_col: i64,
     pub a_batch: i64,
     pub b_batch: i64,
     pub c_batch: i64,
+}
+
+/// Matrix-vector product `y[z, i] = sum_p A[z, i, p] * x[z, p]` (also `x @ B`, as
+/// `B^T x`), for `gpupy_gemv_<ty>_{rows,cols}` (float32 and float64):
+/// - `rows` (for `a_col == 1`, rows contiguous): one warp a row, lanes walk `p` and the
+///   warp sums with shuffles; blocks of [`GEMV_THREADS`] threads take 8 rows each.
+/// - `cols` (any other layout; coalesced when `a_row == 1`): a lane a row, 32 rows a
+///   block, the block's 8 warps splitting `p`; `GEMV_COLS_SMEM` bytes of shared memory
+///   per element byte.
+///
+/// Grid `(blocks, batch)`; `batch <= 65535` a launch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gemv {
+    pub m: u32,
+    pub k: u32,
+    pub a_row: i64,
+    pub a_col: i64,
+    pub x_inc: i64,
+    pub y_inc: i64,
+    pub a_batch: i64,
+    pub x_batch: i64,
+    pub y_batch: i64,
+}
+
+/// Threads of a GEMV block.
+pub const GEMV_THREADS: u32 = 256;
+
+/// Shared memory of the `cols` GEMV variant, per byte of element.
+pub const GEMV_COLS_SMEM: u32 = GEMV_THREADS;
+
+/// Blocks of a GEMV launch for `m` rows, per batch entry: 8 rows a block for `rows` (a
+/// warp each), 32 for `cols` (a lane each).
+pub const fn gemv_blocks(m: u32, rows_variant: bool) -> u32 {
+    m.div_ceil(if rows_variant { GEMV_THREADS / 32 } else { 32 })
+}
+
+/// The split-K epilogue `C[i, j] = sum_s W[s, i, j]` for `gpupy_matmul_<ty>_splitk_sum`
+/// (`W` contiguous `(splits, m, n)`, `C` at `c + i*c_row + j*c_col`), a grid-stride loop
+/// over `m*n` with blocks of [`GEMV_THREADS`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitSum {
+    pub m: u32,
+    pub n: u32,
+    pub splits: u32,
+    pub c_row: i64,
+    pub c_col: i64,
+}
+
+/// How many slices to cut `k` into for one product whose tile grid has `blocks` blocks
+/// (batch 1), and the slice length (a multiple of 32): enough blocks to fill the GPU
+/// about twice when the tile grid alone would leave SMs idle, and slices of at least 256
+/// so that every block still runs a long main loop. 1 means no split.
+pub fn split_k(blocks: u128, k: u32, sms: u32) -> (u32, u32) {
+    let blocks = blocks.max(1);
+    let want = (2 * sms.max(1)) as u128;
+    if blocks >= want / 2 || k < 512 {
+        return (1, k);
+    }
+    let splits = (want / blocks).clamp(1, 64) as u32;
+    let splits = splits.min(k / 256).max(1);
+    let chunk = k.div_ceil(splits).div_ceil(32) * 32;
+    (k.div_ceil(chunk), chunk)
 }
 
 /// One stamped tile shape. `bk`, `tm` and `tn` are the kernel's own business; the host
@@ -166,6 +244,43 @@ pub const F64_TILES: &[Tile] = &[
     Tile::new(8, "32x32", [32, 32, 16], [4, 4]).measured(74, 48),
 ];
 
+/// Integer tiles for 32-bit values (`i32`/`u32`, and the narrower integers widened).
+/// Integer products are not a performance target; two tiles keep the module small.
+pub const U32_TILES: &[Tile] = &[
+    Tile::new(4, "64x64", [64, 64, 16], [4, 4]).measured(79, 20),
+    Tile::new(4, "64x32", [64, 32, 16], [4, 4]).measured(72, 35),
+];
+
+/// Integer tiles for 64-bit values (`i64`/`u64`): as float64 (two registers a value).
+pub const U64_TILES: &[Tile] = &[
+    Tile::new(8, "64x32", [64, 32, 16], [4, 4]).measured(78, 29),
+    Tile::new(8, "32x32", [32, 32, 16], [4, 4]).measured(74, 48),
+];
+
+/// complex64 tiles: 8-byte values like float64, four real FMAs a complex one.
+pub const C64_TILES: &[Tile] = &[
+    Tile::new(8, "64x32", [64, 32, 16], [4, 4]).measured(78, 29),
+    Tile::new(8, "32x32", [32, 32, 16], [4, 4]).measured(74, 48),
+];
+
+/// complex128 tiles: 16-byte values (four registers each), so a thread's 4x4 piece
+/// already holds 64 registers of accumulators.
+pub const C128_TILES: &[Tile] = &[
+    Tile::new(16, "32x32", [32, 32, 8], [4, 4]).measured(100, 25),
+    Tile::new(16, "16x16", [16, 16, 16], [2, 2]).measured(60, 40),
+];
+
+/// Every SIMT kernel family: the kernel-name dtype word and its tile table. The host's
+/// lookup table follows this order.
+pub const SIMT_KINDS: &[(&str, &[Tile])] = &[
+    ("f32", F32_TILES),
+    ("f64", F64_TILES),
+    ("u32", U32_TILES),
+    ("u64", U64_TILES),
+    ("c64", C64_TILES),
+    ("c128", C128_TILES),
+];
+
 /// The tile to launch for `batch` products `m x n`: the one whose busiest SM finishes
 /// first, by the model `max(ceil(blocks / sms), fill) * bm * bn / speed`; ties go to the
 /// larger tile. It weighs a larger tile's faster inner loop against the idle or
@@ -231,7 +346,14 @@ mod tests {
 
     #[test]
     fn tiles_are_consistent() {
-        for (tiles, elem) in [(F32_TILES, 4), (F64_TILES, 8)] {
+        for (tiles, elem) in [
+            (F32_TILES, 4),
+            (F64_TILES, 8),
+            (U32_TILES, 4),
+            (U64_TILES, 8),
+            (C64_TILES, 8),
+            (C128_TILES, 16),
+        ] {
             let mut names = std::collections::HashSet::new();
             for t in tiles {
                 assert!(names.insert(t.name), "duplicate {}", t.name);
@@ -242,7 +364,7 @@ mod tests {
                 let divides = |d: u32, x: u32| x.is_multiple_of(d);
                 assert!(divides(32, t.threads) && t.threads <= 1024, "{t:?}");
                 // What matmul.rs asserts at compile time, checked here too.
-                let vec = 16 / elem;
+                let vec = (16 / elem).max(1);
                 assert!(divides(t.tm, t.bm) && divides(t.tn, t.bn));
                 assert!(divides(vec, t.tm) && divides(vec, t.tn));
                 assert!(divides(t.bm, t.threads) && divides(t.bn, t.threads));
@@ -252,6 +374,28 @@ mod tests {
                 assert!(divides(16, smem_ld(t.bn, elem) * elem));
             }
         }
+    }
+
+    #[test]
+    fn split_k_covers_k() {
+        let t = &F32_TILES[3];
+        for (m, n, k) in [
+            (64, 64, 65536),
+            (4096, 64, 4096),
+            (65536, 64, 64),
+            (5, 7, 513),
+        ] {
+            let (s, chunk) = split_k(t.blocks(m, n, 1), k, 132);
+            assert!(s >= 1 && chunk >= 1);
+            assert!(
+                (s - 1) * chunk < k && s * chunk >= k,
+                "{m} {n} {k}: {s} x {chunk}"
+            );
+        }
+        // A product that fills the GPU is not split.
+        assert_eq!(split_k(F32_TILES[0].blocks(4096, 4096, 1), 4096, 132).0, 1);
+        // A thin one with a long k is.
+        assert!(split_k(F32_TILES[3].blocks(64, 64, 1), 65536, 132).0 > 8);
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod gemm;
 pub mod histogram;
 pub mod index;
 pub mod loops;
+pub mod mma_layout;
 pub mod ops;
 pub mod reduction;
 pub mod scan;
@@ -36,6 +37,8 @@ mod elementwise;
 mod gpu;
 #[cfg(target_arch = "nvptx64")]
 mod matmul;
+#[cfg(target_arch = "nvptx64")]
+mod mma;
 #[cfg(target_arch = "nvptx64")]
 mod reduce;
 

@@ -19,9 +19,13 @@
 
 use core::arch::asm;
 
-use crate::gemm::{self, F32_TILES, F64_TILES, Gemm, Tile};
+use crate::dtype::{c64, c128};
+use crate::gemm::{
+    self, C64_TILES, C128_TILES, F32_TILES, F64_TILES, GEMV_THREADS, Gemm, Gemv, SplitSum, Tile,
+    U32_TILES, U64_TILES,
+};
 use crate::gpu::{
-    Shared, block_idx, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx,
+    Shared, block_idx, block_idx_y, block_idx_z, grid_stride, smem_addr, sync_threads, thread_idx,
 };
 
 /// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16, or
@@ -49,21 +53,48 @@ macro_rules! unroll {
     }};
 }
 
-/// What the GEMM needs of its element type beyond `Shared`.
-trait Elem: Shared {
+/// What the GEMM needs of its element type.
+pub(crate) trait Elem: Copy {
     const ZERO: Self;
-    /// Elements in 16 bytes.
+    /// Elements in 16 bytes (at least 1).
     const VEC: usize;
-    /// `a * b + c`, rounded once.
+    /// `a * b + c` (floats: rounded once; integers: wrapping; complex: four real FMAs).
     fn fma(a: Self, b: Self, c: Self) -> Self;
+    /// `a + b` (wrapping for integers).
+    fn add(a: Self, b: Self) -> Self;
+    /// # Safety
+    /// `addr` is a shared-window address inside the launch's dynamic shared memory,
+    /// aligned for `Self`.
+    unsafe fn st_shared(addr: u32, v: Self);
     /// The `VEC` elements at `addr` (16-byte aligned, in the launch's shared memory) in the
     /// first `VEC` slots.
     unsafe fn ld_shared_vec(addr: u32) -> [Self; 4];
+    /// Writes the first `VEC` elements of `v` to `p` with one 16-byte store.
+    ///
+    /// # Safety
+    /// `p` is 16-byte aligned and valid for `VEC` writes.
+    unsafe fn st_global_vec(p: *mut Self, v: [Self; 4]);
+}
+
+/// `Elem` for types that also move through `Shared` and load as one 16-byte vector.
+macro_rules! elem_common {
+    ($t:ty, $vec:literal) => {
+        const ZERO: $t = <$t as crate::dtype::Element>::ZERO;
+        const VEC: usize = $vec;
+        #[inline(always)]
+        unsafe fn st_global_vec(p: *mut $t, v: [$t; 4]) {
+            // SAFETY: the first $vec of the 4 values ($vec <= 4); per the trait contract
+            // ($vec values are 16 bytes).
+            unsafe {
+                let pack = *(&v as *const [$t; 4] as *const [$t; $vec]);
+                crate::dtype::store_pack::<$t, $vec>(p, pack)
+            }
+        }
+    };
 }
 
 impl Elem for f32 {
-    const ZERO: f32 = 0.0;
-    const VEC: usize = 4;
+    elem_common!(f32, 4);
     #[inline(always)]
     fn fma(a: f32, b: f32, c: f32) -> f32 {
         let d: f32;
@@ -73,6 +104,15 @@ impl Elem for f32 {
                  c = in(reg32) c, options(pure, nomem, nostack))
         };
         d
+    }
+    #[inline(always)]
+    fn add(a: f32, b: f32) -> f32 {
+        a + b
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u32, v: f32) {
+        // SAFETY: per the trait contract.
+        unsafe { <f32 as Shared>::st_shared(addr, v) }
     }
     #[inline(always)]
     unsafe fn ld_shared_vec(addr: u32) -> [f32; 4] {
@@ -88,8 +128,7 @@ impl Elem for f32 {
 }
 
 impl Elem for f64 {
-    const ZERO: f64 = 0.0;
-    const VEC: usize = 2;
+    elem_common!(f64, 2);
     #[inline(always)]
     fn fma(a: f64, b: f64, c: f64) -> f64 {
         let d: f64;
@@ -101,6 +140,15 @@ impl Elem for f64 {
         d
     }
     #[inline(always)]
+    fn add(a: f64, b: f64) -> f64 {
+        a + b
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u32, v: f64) {
+        // SAFETY: per the trait contract.
+        unsafe { <f64 as Shared>::st_shared(addr, v) }
+    }
+    #[inline(always)]
     unsafe fn ld_shared_vec(addr: u32) -> [f64; 4] {
         let (x, y): (f64, f64);
         // SAFETY: per the trait contract.
@@ -109,6 +157,127 @@ impl Elem for f64 {
                  x = out(reg64) x, y = out(reg64) y, options(nostack, readonly, pure))
         };
         [x, y, 0.0, 0.0]
+    }
+}
+
+impl Elem for u32 {
+    elem_common!(u32, 4);
+    #[inline(always)]
+    fn fma(a: u32, b: u32, c: u32) -> u32 {
+        // `mad.lo`: the low 32 bits, which is NumPy's wrapping int32/uint32 product.
+        a.wrapping_mul(b).wrapping_add(c)
+    }
+    #[inline(always)]
+    fn add(a: u32, b: u32) -> u32 {
+        a.wrapping_add(b)
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u32, v: u32) {
+        // SAFETY: per the trait contract.
+        unsafe {
+            asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
+        }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared_vec(addr: u32) -> [u32; 4] {
+        let (x, y, z, w): (u32, u32, u32, u32);
+        // SAFETY: per the trait contract.
+        unsafe {
+            asm!("ld.shared.v4.u32 {{{x}, {y}, {z}, {w}}}, [{a}];", a = in(reg32) addr,
+                 x = out(reg32) x, y = out(reg32) y, z = out(reg32) z, w = out(reg32) w,
+                 options(nostack, readonly, pure))
+        };
+        [x, y, z, w]
+    }
+}
+
+impl Elem for u64 {
+    elem_common!(u64, 2);
+    #[inline(always)]
+    fn fma(a: u64, b: u64, c: u64) -> u64 {
+        a.wrapping_mul(b).wrapping_add(c)
+    }
+    #[inline(always)]
+    fn add(a: u64, b: u64) -> u64 {
+        a.wrapping_add(b)
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u32, v: u64) {
+        // SAFETY: per the trait contract.
+        unsafe {
+            asm!("st.shared.u64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack))
+        }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared_vec(addr: u32) -> [u64; 4] {
+        let (x, y): (u64, u64);
+        // SAFETY: per the trait contract.
+        unsafe {
+            asm!("ld.shared.v2.u64 {{{x}, {y}}}, [{a}];", a = in(reg32) addr,
+                 x = out(reg64) x, y = out(reg64) y, options(nostack, readonly, pure))
+        };
+        [x, y, 0, 0]
+    }
+}
+
+impl Elem for c64 {
+    elem_common!(c64, 2);
+    #[inline(always)]
+    fn fma(a: c64, b: c64, c: c64) -> c64 {
+        // (a.re + i a.im)(b.re + i b.im) + c, each part two FMAs.
+        let fma = <f32 as Elem>::fma;
+        let re = fma(a.re, b.re, fma(-a.im, b.im, c.re));
+        let im = fma(a.re, b.im, fma(a.im, b.re, c.im));
+        c64::new(re, im)
+    }
+    #[inline(always)]
+    fn add(a: c64, b: c64) -> c64 {
+        c64::new(a.re + b.re, a.im + b.im)
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u32, v: c64) {
+        // SAFETY: per the trait contract (8-byte aligned).
+        unsafe {
+            asm!("st.shared.v2.f32 [{a}], {{{x}, {y}}};", a = in(reg32) addr, x = in(reg32) v.re,
+                 y = in(reg32) v.im, options(nostack))
+        }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared_vec(addr: u32) -> [c64; 4] {
+        // SAFETY: per the trait contract.
+        let [x, y, z, w] = unsafe { <f32 as Elem>::ld_shared_vec(addr) };
+        let zero = c64::new(0.0, 0.0);
+        [c64::new(x, y), c64::new(z, w), zero, zero]
+    }
+}
+
+impl Elem for c128 {
+    elem_common!(c128, 1);
+    #[inline(always)]
+    fn fma(a: c128, b: c128, c: c128) -> c128 {
+        let fma = <f64 as Elem>::fma;
+        let re = fma(a.re, b.re, fma(-a.im, b.im, c.re));
+        let im = fma(a.re, b.im, fma(a.im, b.re, c.im));
+        c128::new(re, im)
+    }
+    #[inline(always)]
+    fn add(a: c128, b: c128) -> c128 {
+        c128::new(a.re + b.re, a.im + b.im)
+    }
+    #[inline(always)]
+    unsafe fn st_shared(addr: u32, v: c128) {
+        // SAFETY: per the trait contract (16-byte aligned).
+        unsafe {
+            asm!("st.shared.v2.f64 [{a}], {{{x}, {y}}};", a = in(reg32) addr, x = in(reg64) v.re,
+                 y = in(reg64) v.im, options(nostack))
+        }
+    }
+    #[inline(always)]
+    unsafe fn ld_shared_vec(addr: u32) -> [c128; 4] {
+        // SAFETY: per the trait contract.
+        let [x, y, _, _] = unsafe { <f64 as Elem>::ld_shared_vec(addr) };
+        let zero = c128::new(0.0, 0.0);
+        [c128::new(x, y), zero, zero, zero]
     }
 }
 
@@ -301,12 +470,19 @@ unsafe fn matmul<
     };
 
     let mut acc = [[T::ZERO; TN]; TM];
-    let steps = g.k.div_ceil(BK as u32);
+    // Split-K: this block's slice of the inner dimension (its start is in the batch
+    // offsets the host set).
+    let k = if g.k_total == 0 {
+        g.k
+    } else {
+        g.k.min(g.k_total.saturating_sub(z as u32 * g.k))
+    };
+    let steps = k.div_ceil(BK as u32);
     if steps > 0 {
         // SAFETY: guarded loads, per the function's contract; stage 0 lies inside the
         // launch's shared memory.
         unsafe {
-            let (va, vb) = (la.load(g.k), lb.load(g.k));
+            let (va, vb) = (la.load(k), lb.load(k));
             la.store(smem, &va);
             lb.store(smem + a_bytes, &vb);
         }
@@ -319,7 +495,7 @@ unsafe fn matmul<
         let mut va = [T::ZERO; LA];
         let mut vb = [T::ZERO; LB];
         if next {
-            let k_left = g.k - (s + 1) * BK as u32;
+            let k_left = k - (s + 1) * BK as u32;
             // SAFETY: guarded loads, per the function's contract.
             unsafe {
                 va = la.load(k_left);
@@ -365,23 +541,194 @@ unsafe fn matmul<
     }
 
     let c = c.wrapping_offset((z * g.c_batch) as isize);
+    // A thread's columns come in groups of `VEC` consecutive ones: with a unit column
+    // stride and 16-byte alignment a group is one vector store (the thin products with
+    // a short k, 65536x64 @ 64x65536, are bound by these writes).
+    let vec_ok = g.c_col == 1
+        && (c as usize).is_multiple_of(16)
+        && (g.c_row * size as i64).rem_euclid(16) == 0;
     unroll!(i in 0..TM => {
         let row = row0 + row_of(i);
         if row < g.m {
             let crow = c.wrapping_offset((row as i64 * g.c_row) as isize);
             unroll!(j in 0..TN => {
-                let col = col0 + col_of(j);
-                if col < g.n {
-                    // SAFETY: (row, col) is inside C.
-                    unsafe { *crow.wrapping_add(col as usize) = acc[i][j] };
+                if j.is_multiple_of(T::VEC) {
+                    let col = col0 + col_of(j);
+                    if vec_ok && col + vec <= g.n {
+                        let mut v = [T::ZERO; 4];
+                        unroll!(q in 0..T::VEC => {
+                            v[q.min(3)] = acc[i][(j + q).min(TN - 1)];
+                        });
+                        // SAFETY: columns col..col+VEC are inside C's row, and the address
+                        // is 16-byte aligned (aligned base and row stride, col a multiple
+                        // of VEC).
+                        unsafe { T::st_global_vec(crow.wrapping_add(col as usize), v) };
+                    } else {
+                        unroll!(q in 0..T::VEC => {
+                            let col = col + q as u32;
+                            if col < g.n {
+                                // SAFETY: (row, col) is inside C.
+                                unsafe {
+                                    *crow.wrapping_offset((col as i64 * g.c_col) as isize) =
+                                        acc[i][(j + q).min(TN - 1)]
+                                };
+                            }
+                        });
+                    }
                 }
             });
         }
     });
 }
 
+/// `C[i, j] = sum_s W[s, i, j]`: the split-K epilogue (see `gemm::SplitSum`), summing the
+/// slices in order.
+///
+/// # Safety
+/// `w` holds `splits*m*n` elements; `(i, j)` for `i < m, j < n` address distinct elements
+/// of `c`'s allocation.
+#[inline(always)]
+unsafe fn splitk_sum<T: Elem>(s: SplitSum, w: *const T, c: *mut T) {
+    let len = s.m as u64 * s.n as u64;
+    let (mut e, step) = grid_stride();
+    while e < len {
+        let mut v = T::ZERO;
+        let mut z = 0;
+        while z < s.splits {
+            // SAFETY: z*len + e < splits*m*n.
+            v = T::add(v, unsafe { *w.wrapping_add((z as u64 * len + e) as usize) });
+            z += 1;
+        }
+        let (i, j) = ((e / s.n as u64) as i64, (e % s.n as u64) as i64);
+        // SAFETY: (i, j) is inside C.
+        unsafe { *c.wrapping_offset((i * s.c_row + j * s.c_col) as isize) = v };
+        e += step;
+    }
+}
+
+/// Matrix-vector products (see `gemm::Gemv`).
+trait Vector: Elem + Shared + core::ops::Add<Output = Self> {}
+impl Vector for f32 {}
+impl Vector for f64 {}
+
+/// `rows` variant: warp `w` of the block takes row `blockIdx.x * 8 + w`; lane `l` sums
+/// `p = l, l + 32, ...` in four independent partial sums (four loads in flight), then the
+/// warp adds its lanes with shuffles.
+///
+/// # Safety
+/// Every `(z, i, p)` with `i < m, p < k` addresses `a`'s allocation, `(z, p)` `x`'s, and
+/// `(z, i)` distinct elements of `y`'s, which overlaps neither.
+#[inline(always)]
+unsafe fn gemv_rows<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
+    let z = block_idx_y() as i64;
+    let lane = thread_idx() % 32;
+    let row = block_idx() * (GEMV_THREADS / 32) + thread_idx() / 32;
+    if row >= g.m {
+        return; // a whole warp leaves together: the shuffles below stay full-warp
+    }
+    let a = a.wrapping_offset((z * g.a_batch + row as i64 * g.a_row) as isize);
+    let x = x.wrapping_offset((z * g.x_batch) as isize);
+    let mut acc = [T::ZERO; 4];
+    let mut p = lane;
+    while p + 96 < g.k {
+        unroll!(u in 0..4 => {
+            let q = (p + 32 * u as u32) as i64;
+            // SAFETY: q < k.
+            let (av, xv) = unsafe {
+                (*a.wrapping_offset((q * g.a_col) as isize), *x.wrapping_offset((q * g.x_inc) as isize))
+            };
+            acc[u.min(3)] = T::fma(av, xv, acc[u.min(3)]);
+        });
+        p += 128;
+    }
+    while p < g.k {
+        let q = p as i64;
+        // SAFETY: q < k.
+        let (av, xv) = unsafe {
+            (
+                *a.wrapping_offset((q * g.a_col) as isize),
+                *x.wrapping_offset((q * g.x_inc) as isize),
+            )
+        };
+        acc[0] = T::fma(av, xv, acc[0]);
+        p += 32;
+    }
+    let mut v = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    let mut d = 16;
+    while d > 0 {
+        v = v + v.shfl_down(d);
+        d /= 2;
+    }
+    if lane == 0 {
+        // SAFETY: (z, row) is inside y.
+        unsafe { *y.wrapping_offset((z * g.y_batch + row as i64 * g.y_inc) as isize) = v };
+    }
+}
+
+/// `cols` variant (any layout; meant for `a_row == 1`, as in `x @ A` with a row-major
+/// `A`): block `b` takes rows `32*b ..` with lane `l` on row `32*b + l`, so a warp reads 32
+/// consecutive elements of a column; the block's 8 warps split `p` (warp `w` takes
+/// `p = w, w + 8, ...`) and add their partial sums through shared memory
+/// (`8*32*size_of::<T>()` bytes), which gives 8 times the blocks of a thread a row.
+///
+/// # Safety
+/// As for `gemv_rows`, with `GEMV_THREADS` threads and the shared memory above.
+#[inline(always)]
+unsafe fn gemv_cols<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
+    const WARPS: u32 = GEMV_THREADS / 32;
+    let z = block_idx_y() as i64;
+    let lane = thread_idx() % 32;
+    let warp = thread_idx() / 32;
+    let row = block_idx() * 32 + lane;
+    // Eight loads in flight per thread (eight partial sums): a grid of 32-row blocks is
+    // small (256 blocks for 8192 rows), so each warp must keep more bytes in flight.
+    let mut acc = [T::ZERO; 8];
+    if row < g.m {
+        let a = a.wrapping_offset((z * g.a_batch + row as i64 * g.a_row) as isize);
+        let x = x.wrapping_offset((z * g.x_batch) as isize);
+        let mut p = warp;
+        while p + 7 * WARPS < g.k {
+            unroll!(u in 0..8 => {
+                let q = (p + WARPS * u as u32) as i64;
+                // SAFETY: q < k.
+                let (av, xv) = unsafe {
+                    (*a.wrapping_offset((q * g.a_col) as isize), *x.wrapping_offset((q * g.x_inc) as isize))
+                };
+                acc[u.min(7)] = T::fma(av, xv, acc[u.min(7)]);
+            });
+            p += 8 * WARPS;
+        }
+        while p < g.k {
+            let q = p as i64;
+            // SAFETY: q < k.
+            let (av, xv) = unsafe {
+                (
+                    *a.wrapping_offset((q * g.a_col) as isize),
+                    *x.wrapping_offset((q * g.x_inc) as isize),
+                )
+            };
+            acc[0] = T::fma(av, xv, acc[0]);
+            p += WARPS;
+        }
+    }
+    let part = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+    let size = size_of::<T>() as u32;
+    // SAFETY: slot (warp, lane) of the 8x32 the host provides.
+    unsafe { <T as Shared>::st_shared(smem_addr((warp * 32 + lane) * size), part) };
+    sync_threads();
+    if warp == 0 && row < g.m {
+        let mut v = T::ZERO;
+        unroll!(w in 0..8 => {
+            // SAFETY: written above, before the barrier.
+            v = v + unsafe { <T as Shared>::ld_shared(smem_addr((w as u32 * 32 + lane) * size)) };
+        });
+        // SAFETY: (z, row) is inside y.
+        unsafe { *y.wrapping_offset((z * g.y_batch + row as i64 * g.y_inc) as isize) = v };
+    }
+}
+
 /// Whether two names are equal, at compile time.
-const fn same(a: &str, b: &str) -> bool {
+pub(crate) const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -433,3 +780,41 @@ macro_rules! matmul_entries {
 
 matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x32");
 matmul_entries!(f64, F64_TILES, 0 "64x64" 1 "64x32" 2 "32x32");
+matmul_entries!(u32, U32_TILES, 0 "64x64" 1 "64x32");
+matmul_entries!(u64, U64_TILES, 0 "64x32" 1 "32x32");
+matmul_entries!(c64, C64_TILES, 0 "64x32" 1 "32x32");
+matmul_entries!(c128, C128_TILES, 0 "32x32" 1 "16x16");
+
+/// `gpupy_matmul_<ty>_splitk_sum` for the float and complex types (integer products
+/// are not split).
+macro_rules! splitk_entries {
+    ($($ty:ident)*) => {$(
+        const _: () = {
+            #[unsafe(export_name = concat!("gpupy_matmul_", stringify!($ty), "_splitk_sum"))]
+            unsafe extern "ptx-kernel" fn kernel(s: SplitSum, w: *const $ty, c: *mut $ty) {
+                // SAFETY: the host sizes the workspace and checks C's strides.
+                unsafe { splitk_sum::<$ty>(s, w, c) }
+            }
+        };
+    )*};
+}
+splitk_entries!(f32 f64 c64 c128);
+
+/// `gpupy_gemv_<ty>_{rows,cols}`.
+macro_rules! gemv_entries {
+    ($($ty:ident)*) => {$(
+        const _: () = {
+            #[unsafe(export_name = concat!("gpupy_gemv_", stringify!($ty), "_rows"))]
+            unsafe extern "ptx-kernel" fn rows(g: Gemv, a: *const $ty, x: *const $ty, y: *mut $ty) {
+                // SAFETY: the host launches per `gemm::Gemv` and checks the strides.
+                unsafe { gemv_rows::<$ty>(g, a, x, y) }
+            }
+            #[unsafe(export_name = concat!("gpupy_gemv_", stringify!($ty), "_cols"))]
+            unsafe extern "ptx-kernel" fn cols(g: Gemv, a: *const $ty, x: *const $ty, y: *mut $ty) {
+                // SAFETY: as above.
+                unsafe { gemv_cols::<$ty>(g, a, x, y) }
+            }
+        };
+    )*};
+}
+gemv_entries!(f32 f64);

@@ -8,7 +8,7 @@
 //! - `indexing`: integer and boolean array indices, `take`/`put`/`where`/`nonzero`;
 //! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
 //! - `operators`: Python's operators on arrays;
-//! - `math`: matrix products;
+//! - `math`: matrix products; `linalg`: the TF32 switch;
 //! - `reduction`: the reduction engine (NumPy's signatures are in `gpupy/_reduction.py`);
 //! - `sort`: radix sort/argsort along an axis and `searchsorted`;
 //! - `scan`: scans (`cumsum`, ...) and counting (`bincount`, `histogram`);
@@ -27,6 +27,7 @@ mod cuda;
 mod errors;
 mod index;
 mod indexing;
+mod linalg;
 mod manipulation;
 mod math;
 mod ndarray;
@@ -46,6 +47,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     indexing::register(m)?;
     math::register(m)?;
     reduction::register(m)?;
+    linalg::register(m)?;
     ufunc::register(m)?;
     creation::register(m)?;
     manipulation::register(m)?;

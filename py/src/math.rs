@@ -21,44 +21,34 @@ fn array_arg<'a>(x: &'a Bound<'_, PyAny>) -> PyResult<&'a Array> {
     })
 }
 
-/// Writes `r` into `out` when given (NumPy's `out=`), else wraps it.
-fn into_out(py: Python<'_>, r: Array, out: Option<&Bound<'_, NdArray>>) -> PyResult<Py<NdArray>> {
-    match out {
-        None => NdArray::wrap(py, r),
-        Some(o) => {
-            let dst = &o.get().inner;
-            let r = if r.dtype() == dst.dtype() {
-                r
-            } else {
-                copy::astype(&r, dst.dtype()).or_raise()?
-            };
-            if r.shape() != dst.shape() {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "output array has shape {:?}, the result has shape {:?}",
-                    dst.shape(),
-                    r.shape()
-                )));
-            }
-            copy::copy_into(&r, dst).or_raise()?;
-            Ok(o.clone().unbind())
-        }
-    }
-}
-
-/// NumPy's `matmul` (the `@` operator).
+/// NumPy's `matmul` (the `@` operator): `out=` is written directly when its layout
+/// allows; `dtype=` converts the operands first.
 #[pyfunction]
-#[pyo3(signature = (x1, x2, /, out = None))]
+#[pyo3(signature = (x1, x2, /, out = None, *, dtype = None))]
 pub fn matmul(
     py: Python<'_>,
     x1: &Bound<'_, PyAny>,
     x2: &Bound<'_, PyAny>,
     out: Option<&Bound<'_, NdArray>>,
+    dtype: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<NdArray>> {
-    let r = mm::matmul(array_arg(x1)?, array_arg(x2)?).or_raise()?;
-    into_out(py, r, out)
+    let (mut a, mut b) = (array_arg(x1)?.clone(), array_arg(x2)?.clone());
+    if let Some(d) = dtype.filter(|d| !d.is_none()) {
+        let d = crate::convert::to_dtype(py, d)?;
+        a = copy::astype(&a, d).or_raise()?;
+        b = copy::astype(&b, d).or_raise()?;
+    }
+    match out {
+        None => NdArray::wrap(py, mm::matmul(&a, &b).or_raise()?),
+        Some(o) => {
+            mm::matmul_out(&a, &b, Some(&o.get().inner)).or_raise()?;
+            Ok(o.clone().unbind())
+        }
+    }
 }
 
-/// NumPy's `dot` for arrays of up to two dimensions.
+/// NumPy's `dot`: operands of up to two dimensions here; the N-d rules are composed in
+/// Python (`gpupy._linalg._dot_nd`).
 #[pyfunction]
 #[pyo3(signature = (a, b, out = None))]
 pub fn dot(
@@ -67,8 +57,18 @@ pub fn dot(
     b: &Bound<'_, PyAny>,
     out: Option<&Bound<'_, NdArray>>,
 ) -> PyResult<Py<NdArray>> {
-    let r = mm::dot(array_arg(a)?, array_arg(b)?).or_raise()?;
-    into_out(py, r, out)
+    let (x, y) = (array_arg(a)?, array_arg(b)?);
+    if x.ndim() > 2 || y.ndim() > 2 {
+        let f = py.import("gpupy._linalg")?.getattr("_dot_nd")?;
+        return Ok(f.call1((a, b, out))?.extract::<Py<NdArray>>()?);
+    }
+    match out {
+        None => NdArray::wrap(py, mm::dot(x, y).or_raise()?),
+        Some(o) => {
+            mm::dot_out(x, y, Some(&o.get().inner)).or_raise()?;
+            Ok(o.clone().unbind())
+        }
+    }
 }
 
 /// `a @ b` as an operator: `Ok(None)` means NotImplemented.

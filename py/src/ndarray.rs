@@ -202,24 +202,17 @@ impl NdArray {
         Ok(math::matmul_operator(py, other, slf.as_any())?
             .map_or_else(|| py.NotImplemented(), Py::into_any))
     }
-    /// `a @= b` (NumPy: allowed when the product has `a`'s shape).
+    /// `a @= b`: NumPy's `matmul(a, b, out=a)` (the product must have `a`'s shape and
+    /// cast to its dtype under `same_kind`).
     fn __imatmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = slf.py();
-        let Some(r) = math::matmul_operator(py, slf.as_any(), other)? else {
+        let Ok(b) = other.cast::<NdArray>() else {
             return Err(PyTypeError::new_err(
                 "matmul needs gpupy arrays on both sides",
             ));
         };
         let dst = &slf.get().inner;
-        let r = &r.get().inner;
-        if r.shape() != dst.shape() {
-            return Err(PyValueError::new_err(format!(
-                "matmul: the result has shape {:?}, which differs from the in-place operand's shape {:?}",
-                r.shape(),
-                dst.shape()
-            )));
-        }
-        copy::copy_into(r, dst).or_raise()
+        gpupy_host::ops::matmul::matmul_out(dst, &b.get().inner, Some(dst)).or_raise()?;
+        Ok(())
     }
 
     /// `a.add(b)`: the same as `a + b`.

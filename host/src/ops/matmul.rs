@@ -1,25 +1,50 @@
-//! Matrix products: `matmul` (NumPy's gufunc rules, batched with broadcasting) and `dot`
-//! for 1-D and 2-D operands, on the tiled kernels of `kernels/src/matmul.rs`.
+//! Matrix products: `matmul` (NumPy's gufunc `(n?,k),(k,m?)->(n?,m?)`, batched with
+//! broadcasting, `out=`) and `dot` for operands of up to two dimensions, for every dtype.
 //!
-//! Operands go to the kernel with their strides, so transposed and sliced matrices need
-//! no copy. The tile is chosen per shape and SM count by `gemm::choose_tile`, which
-//! weighs each tile's measured speed against how well its blocks fill the GPU.
+//! Operands go to the kernels with their strides, so transposed and sliced matrices need
+//! no copy; the batch is one grid dimension with one stride per operand. Which kernel
+//! runs is decided here from the dtype, the shape and the device:
+//! - float32/float64/complex: the tiled SIMT kernels (`kernels/src/matmul.rs`), the tile
+//!   chosen by `gemm::choose_tile` from the shape and SM count; split-K when a product
+//!   with a long `k` has too few tiles to fill the GPU; a GEMV kernel for
+//!   matrix-vector products;
+//! - integers: the wrapping 32- or 64-bit kernels (NumPy's integer matmul wraps);
+//!   int8/int16/uint8/uint16 and bool are widened to int32 first (wrapping products
+//!   agree modulo 2^8 and 2^16; for bool, a count of true `a & b` terms is nonzero
+//!   exactly when their `or` is true), and the result is cast back;
+//! - float16: on tensor cores (`mma.rs`: float32 accumulation, rounded once), or computed
+//!   in float32 when the GPU or the operands' layout does not allow it; float64 on the
+//!   FP64 tensor cores and float32 on TF32 ones (opt-in) likewise, when the GPU has them
+//!   (compute capability 8.0+) and the layout allows.
 
-use gpupy_kernels::gemm::{F32_TILES, F64_TILES, Gemm, choose_tile};
+use gpupy_kernels::gemm::{
+    self, GEMV_COLS_SMEM, GEMV_THREADS, Gemm, Gemv, SIMT_KINDS, SplitSum, Tile, choose_tile,
+    gemv_blocks,
+};
+use gpupy_kernels::mma_layout::MmaKind;
 
 use super::arg;
-use super::copy::{astype, same_device};
+use super::copy::{astype, cast_into, copy_into, same_device};
 use crate::array::Array;
-use crate::dtype::{DType, promote_floats};
+use crate::device::Device;
+use crate::dtype::{DType, can_cast_same_kind, promote};
 use crate::error::{Error, Result};
-use crate::layout::{Layout, broadcast_shapes, shape_str};
-use crate::module::{float_index, launch};
+use crate::layout::{Index, Layout, broadcast_shapes, shape_str};
+use crate::module::launch;
+
+use super::mma::{tf32, try_mma};
 
 const SIGNATURE: &str = "gufunc signature (n?,k),(k,m?)->(n?,m?)";
 
 /// `a @ b` with NumPy's rules: 1-D operands gain an axis that is removed afterwards;
 /// leading axes broadcast as batches.
 pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
+    matmul_out(a, b, None)
+}
+
+/// `np.matmul(a, b, out=out)`: the result is written into `out` (directly when its layout
+/// allows, else through a temporary) and `out` is returned.
+pub fn matmul_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
     for (i, x) in [a, b].into_iter().enumerate() {
         if x.ndim() == 0 {
             return Err(Error::Value(format!(
@@ -27,18 +52,16 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
             )));
         }
     }
-    let (a, b, dtype) = promote(a, b, "matmul")?;
+    same_device(a, b)?;
+    let dtype = promote(a.dtype(), b.dtype());
     // 1-D operands as a row (left) or a column (right).
     let a2 = if a.ndim() == 1 {
-        a.index(&[crate::layout::Index::NewAxis])?
+        a.index(&[Index::NewAxis])?
     } else {
         a.clone()
     };
     let b2 = if b.ndim() == 1 {
-        b.index(&[
-            crate::layout::Index::Ellipsis,
-            crate::layout::Index::NewAxis,
-        ])?
+        b.index(&[Index::Ellipsis, Index::NewAxis])?
     } else {
         b.clone()
     };
@@ -50,38 +73,177 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
         )));
     }
     let batch = broadcast_shapes(&[&a2.shape()[..a2.ndim() - 2], &b2.shape()[..b2.ndim() - 2]])?;
-    let mut out_shape = batch.clone();
-    out_shape.extend([m, n]);
-    let out = Array::empty(a.device(), &out_shape, dtype)?;
-    gemm_into(&a2, &b2, &out, &batch)?;
-    // Drop the axes that 1-D operands gained.
-    let mut shape = batch;
+    // The result's shape, without the axes that 1-D operands gained.
+    let mut shape = batch.clone();
     if a.ndim() > 1 {
         shape.push(m);
     }
     if b.ndim() > 1 {
         shape.push(n);
     }
-    let layout = Layout::contiguous(&shape);
-    out.view(layout, dtype)
+    // The result (or `out`) as (batch..., m, n).
+    let expand = |r: &Array| -> Result<Array> {
+        let mut l = r.layout().clone();
+        let nb = batch.len();
+        if a.ndim() == 1 {
+            l.shape.insert(nb, 1);
+            l.strides.insert(nb, 0);
+        }
+        if b.ndim() == 1 {
+            l.shape.push(1);
+            l.strides.push(0);
+        }
+        r.view(l, r.dtype())
+    };
+
+    if let Some(o) = out {
+        check_out(o, &shape, dtype)?;
+    }
+    let tc = a.device().kernels()?.has_tensor_cores();
+    let (compute, kind) = plan(dtype, tc);
+    // Write straight into `out` when it has the compute dtype, does not overlap an
+    // input, and its batch axes step with one stride.
+    let direct = out.filter(|o| {
+        o.dtype() == compute
+            && compute == dtype
+            && !o.shares_buffer(a)
+            && !o.shares_buffer(b)
+            && batch_stride(o.layout(), batch.len()).is_some()
+            && !has_repeats(o.layout())
+    });
+    let target = match direct {
+        Some(o) => o.clone(),
+        None => Array::empty(a.device(), &shape, compute)?,
+    };
+    if target.size() > 0 {
+        let conv = |x: &Array| {
+            if x.dtype() == compute {
+                Ok(x.clone())
+            } else {
+                astype(x, compute)
+            }
+        };
+        gemm_into(&conv(&a2)?, &conv(&b2)?, &expand(&target)?, &batch, kind)?;
+    }
+    if direct.is_some() {
+        return Ok(target);
+    }
+    // Narrow results (int8 computed in int32, float16 in float32) round or wrap to the
+    // result dtype first, as NumPy's loop does, then cast to `out`.
+    let result = if compute != dtype {
+        astype(&target, dtype)?
+    } else {
+        target
+    };
+    match out {
+        Some(o) => {
+            cast_into(&result, o)?;
+            Ok(o.clone())
+        }
+        None => Ok(result),
+    }
 }
 
-/// NumPy's `dot` for operands of at most 2 dimensions (a 0-d operand multiplies).
+/// NumPy's checks of `out=`: exactly the result's shape, and a dtype the result casts to
+/// under `same_kind`.
+fn check_out(o: &Array, shape: &[usize], dtype: DType) -> Result<()> {
+    if o.shape() != shape {
+        return Err(Error::Value(format!(
+            "matmul: Output operand 0 has shape {}, but the result has shape {} (gufunc signature (n?,k),(k,m?)->(n?,m?))",
+            shape_str(o.shape()),
+            shape_str(shape)
+        )));
+    }
+    if !can_cast_same_kind(dtype, o.dtype()) {
+        return Err(Error::Type(format!(
+            "Cannot cast ufunc 'matmul' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+            dtype.name(),
+            o.dtype().name()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether two different indices of `layout` reach one element (a stride-0 axis of
+/// length > 1): such an `out` cannot take the kernel's writes directly.
+fn has_repeats(layout: &Layout) -> bool {
+    layout
+        .shape
+        .iter()
+        .zip(&layout.strides)
+        .any(|(&n, &s)| n > 1 && s == 0)
+}
+
+/// `plan`'s kernel family for float16 on tensor cores (not an index of `SIMT_KINDS`).
+const F16_TC: usize = usize::MAX;
+
+fn simt_kind(name: &str) -> usize {
+    SIMT_KINDS
+        .iter()
+        .position(|(n, _)| *n == name)
+        .expect("every SIMT family is in the table")
+}
+
+/// The dtype the product is computed in, and the index of its kernel family in
+/// `gemm::SIMT_KINDS` (see the module comment), or `F16_TC`.
+fn plan(dtype: DType, tensor_cores: bool) -> (DType, usize) {
+    use DType::*;
+    let kind = simt_kind;
+    match dtype {
+        Float16 if tensor_cores => (Float16, F16_TC),
+        Float32 | Float16 => (Float32, kind("f32")),
+        Float64 => (Float64, kind("f64")),
+        Complex64 => (Complex64, kind("c64")),
+        Complex128 => (Complex128, kind("c128")),
+        Int32 => (Int32, kind("u32")),
+        UInt32 => (UInt32, kind("u32")),
+        Int64 => (Int64, kind("u64")),
+        UInt64 => (UInt64, kind("u64")),
+        Bool | Int8 | Int16 | UInt8 | UInt16 => (Int32, kind("u32")),
+    }
+}
+
+/// NumPy's `dot` for operands of at most 2 dimensions (a 0-d operand multiplies); the
+/// N-d rules are composed in Python (`gpupy._linalg.dot`).
 pub fn dot(a: &Array, b: &Array) -> Result<Array> {
+    dot_out(a, b, None)
+}
+
+/// `dot` with `out=`.
+pub fn dot_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
     if a.ndim() > 2 || b.ndim() > 2 {
         return Err(Error::Value(format!(
-            "gpupy.dot supports arrays of up to 2 dimensions so far (got {} and {}); use gpupy.matmul for stacks of matrices",
+            "gpupy's Rust dot takes arrays of up to 2 dimensions (got {} and {}); gpupy.dot composes the N-d case",
             a.ndim(),
             b.ndim()
         )));
     }
     if a.ndim() == 0 || b.ndim() == 0 {
-        let (a, b, dtype) = promote(a, b, "dot")?;
+        same_device(a, b)?;
+        let dtype = promote(a.dtype(), b.dtype());
+        let conv = |x: &Array| {
+            if x.dtype() == dtype {
+                Ok(x.clone())
+            } else {
+                astype(x, dtype)
+            }
+        };
+        let (a, b) = (conv(a)?, conv(b)?);
         let (a, b) = (
             super::elementwise::Operand::Array(&a),
             super::elementwise::Operand::Array(&b),
         );
-        return super::elementwise::binary(crate::module::BinaryOp::Multiply, dtype, a, b, None);
+        let r = super::elementwise::binary(crate::module::BinaryOp::Multiply, dtype, a, b, None)?;
+        return match out {
+            None => Ok(r),
+            Some(o) => {
+                if o.shape() != r.shape() || o.dtype() != dtype {
+                    return Err(out_not_c_contiguous());
+                }
+                copy_into(&r, o)?;
+                Ok(o.clone())
+            }
+        };
     }
     let ka = a.shape()[a.ndim() - 1];
     // NumPy contracts a's last axis with b's first (b's second-to-last, for 2-D b).
@@ -94,26 +256,30 @@ pub fn dot(a: &Array, b: &Array) -> Result<Array> {
             a.ndim() - 1
         )));
     }
-    matmul(a, b)
-}
-
-fn promote(a: &Array, b: &Array, op: &str) -> Result<(Array, Array, DType)> {
-    same_device(a, b)?;
-    float_index(a.dtype(), op)?;
-    float_index(b.dtype(), op)?;
-    let dtype = promote_floats(a.dtype(), b.dtype());
-    let conv = |x: &Array| {
-        if x.dtype() == dtype {
-            Ok(x.clone())
-        } else {
-            astype(x, dtype)
+    if let Some(o) = out {
+        // NumPy's dot takes only an exact out: right shape, the result's dtype,
+        // C-contiguous.
+        let dtype = promote(a.dtype(), b.dtype());
+        let mut shape = a.shape()[..a.ndim() - 1].to_vec();
+        shape.extend_from_slice(&b.shape()[1..]);
+        if o.shape() != shape || o.dtype() != dtype || !o.layout().is_c_contiguous() {
+            return Err(out_not_c_contiguous());
         }
-    };
-    Ok((conv(a)?, conv(b)?, dtype))
+    }
+    matmul_out(a, b, out)
 }
 
-/// `out[z] = a[z] @ b[z]` for every batch index `z` of `batch` (operands broadcast).
-fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize]) -> Result<()> {
+fn out_not_c_contiguous() -> Error {
+    Error::Value(
+        "output array is not acceptable (must have the right datatype, number of dimensions, and be a C-Array)"
+            .into(),
+    )
+}
+
+/// `out[z] = a[z] @ b[z]` for every batch index `z` of `batch` (operands broadcast). `out`
+/// has shape `batch + (m, n)` with batch axes that step with one stride (checked by the
+/// caller) and no repeated elements; `kind` indexes `gemm::SIMT_KINDS`.
+fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) -> Result<()> {
     let (m, k, n) = (
         a.shape()[a.ndim() - 2],
         a.shape()[a.ndim() - 1],
@@ -139,45 +305,142 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize]) -> Result<()> {
     };
     let (a, a_batch) = flat(a)?;
     let (b, b_batch) = flat(b)?;
+    let c_batch = batch_stride(out.layout(), batch.len())
+        .ok_or_else(|| Error::Value("matmul: output batch axes must merge".into()))?;
     let nb = a.ndim();
     let count: usize = batch.iter().product();
-    let too_big =
-        |what: &str| Error::Value(format!("matmul: {what} is too large for gpupy's kernels"));
     let g = Gemm {
-        m: u32::try_from(m).map_err(|_| too_big("the row count"))?,
-        n: u32::try_from(n).map_err(|_| too_big("the column count"))?,
-        k: u32::try_from(k).map_err(|_| too_big("the inner dimension"))?,
+        m: to_u32(m, "the row count")?,
+        n: to_u32(n, "the column count")?,
+        k: to_u32(k, "the inner dimension")?,
         batch: 0,
+        k_total: 0,
         a_row: a.layout().strides[nb - 2] as i64,
         a_col: a.layout().strides[nb - 1] as i64,
         b_row: b.layout().strides[nb - 2] as i64,
         b_col: b.layout().strides[nb - 1] as i64,
-        c_row: n as i64,
+        c_row: out.layout().strides[nb - 2] as i64,
+        c_col: out.layout().strides[nb - 1] as i64,
         a_batch,
         b_batch,
-        c_batch: (m * n) as i64,
+        c_batch,
+    };
+    let ops = Operands {
+        a: a.data_ptr(),
+        b: b.data_ptr(),
+        c: out.data_ptr(),
+        item: out.dtype().itemsize() as i64,
     };
     let device = out.device();
-    let dtype = out.dtype();
-    let tiles = if dtype == DType::Float32 {
-        F32_TILES
-    } else {
-        F64_TILES
+    if kind == F16_TC {
+        return gemm_f16(&a, &b, out, g, &ops, count);
+    }
+    let (ty, tiles) = SIMT_KINDS[kind];
+    let float = matches!(ty, "f32" | "f64");
+    if float && (n == 1 || m == 1) && k > 0 && !(m == 1 && n == 1 && count == 1) {
+        return gemv(device, ty, &g, &ops, count);
+    }
+    let tc_kind = match ty {
+        "f64" => Some(MmaKind::F64),
+        "f32" if tf32() => Some(MmaKind::Tf32),
+        _ => None,
     };
+    if let Some(mk) = tc_kind
+        && try_mma(device, mk, g, &ops, count)?
+    {
+        return Ok(());
+    }
     let sms = device.props.multi_processor_count.max(1) as u32;
+    let tile_index = |tile: &Tile| {
+        tiles
+            .iter()
+            .position(|x| std::ptr::eq(x, tile))
+            .unwrap_or(0)
+    };
     let tile = choose_tile(tiles, g.m, g.n, count.min(u32::MAX as usize) as u32, sms);
-    let t = tiles
-        .iter()
-        .position(|x| std::ptr::eq(x, tile))
-        .unwrap_or(0);
-    let (gx, gy) = (n.div_ceil(tile.bn as usize), m.div_ceil(tile.bm as usize));
+    if count == 1 && !ty.starts_with('u') {
+        let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
+        if splits > 1 {
+            let f = device.kernels()?.matmul(kind, tile_index(tile));
+            return split_k(device, ty, f, Grid::of(tile), &g, &ops, splits, chunk);
+        }
+    }
+    let f = device.kernels()?.matmul(kind, tile_index(tile));
+    launch_tiles(device, f, Grid::of(tile), g, &ops, count)
+}
+
+/// float16 on tensor cores; operands whose layout the kernel cannot stream are multiplied
+/// in float32 instead (converted copies, a float32 result rounded into `out`).
+fn gemm_f16(
+    a: &Array,
+    b: &Array,
+    out: &Array,
+    g: Gemm,
+    ops: &Operands,
+    count: usize,
+) -> Result<()> {
+    if try_mma(out.device(), MmaKind::F16, g, ops, count)? {
+        return Ok(());
+    }
+    let batch = &out.shape()[..out.ndim() - 2];
+    let (a32, b32) = (astype(a, DType::Float32)?, astype(b, DType::Float32)?);
+    let tmp = Array::empty(out.device(), out.shape(), DType::Float32)?;
+    gemm_into(&a32, &b32, &tmp, batch, simt_kind("f32"))?;
+    super::copy::cast_into(&tmp, out)
+}
+
+/// A tile launch's block shape.
+#[derive(Clone, Copy)]
+pub(super) struct Grid {
+    pub(super) bm: u32,
+    pub(super) bn: u32,
+    pub(super) threads: u32,
+    pub(super) smem_bytes: u32,
+}
+
+impl Grid {
+    fn of(t: &Tile) -> Grid {
+        Grid {
+            bm: t.bm,
+            bn: t.bn,
+            threads: t.threads,
+            smem_bytes: t.smem_bytes,
+        }
+    }
+}
+
+/// Device addresses of element 0 of A, B and C, and the element size in bytes.
+#[derive(Clone, Copy)]
+pub(super) struct Operands {
+    pub(super) a: u64,
+    pub(super) b: u64,
+    pub(super) c: u64,
+    pub(super) item: i64,
+}
+
+fn to_u32(x: usize, what: &str) -> Result<u32> {
+    u32::try_from(x).map_err(|_| too_big(what))
+}
+
+fn too_big(what: &str) -> Error {
+    Error::Value(format!("matmul: {what} is too large for gpupy's kernels"))
+}
+
+/// Launches a tile kernel over `count` batch entries (grid z is limited to 65535: the
+/// batch goes in chunks).
+pub(super) fn launch_tiles(
+    device: &'static Device,
+    f: crate::module::Function,
+    tile: Grid,
+    g: Gemm,
+    ops: &Operands,
+    count: usize,
+) -> Result<()> {
+    let (gx, gy) = (g.n.div_ceil(tile.bn), g.m.div_ceil(tile.bm));
     if gy > 65535 {
         return Err(too_big("the row count"));
     }
-    let f = device.kernels()?.matmul(dtype, t)?;
     device.bind()?;
-    // Grid z is limited to 65535: launch the batch in chunks.
-    let item = dtype.itemsize() as u64;
     let mut start = 0usize;
     while start < count {
         let chunk = (count - start).min(65535);
@@ -186,23 +449,157 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize]) -> Result<()> {
             ..g
         };
         let offset =
-            |base: u64, stride: i64| (base as i64 + start as i64 * stride * item as i64) as u64;
+            |base: u64, stride: i64| (base as i64 + start as i64 * stride * ops.item) as u64;
         let (mut ap, mut bp, mut cp) = (
-            offset(a.data_ptr(), g.a_batch),
-            offset(b.data_ptr(), g.b_batch),
-            offset(out.data_ptr(), g.c_batch),
+            offset(ops.a, g.a_batch),
+            offset(ops.b, g.b_batch),
+            offset(ops.c, g.c_batch),
         );
         // SAFETY: (Gemm, a, b, c) is the matmul kernel's parameter list. Every (z, i, p)
         // and (z, p, j) the kernel reads lies in a's and b's broadcast layouts, which fit
-        // their buffers; c is a fresh contiguous (batch, m, n) array. The grid matches
-        // the tile, so every block's guarded accesses stay inside (m, n, k).
+        // their buffers; every (z, i, j) is a distinct element of c's layout (checked by
+        // the callers), which does not overlap a or b. The grid matches the tile, so
+        // every block's guarded accesses stay inside (m, n, k).
         unsafe {
             launch(
                 f,
-                (gx as u32, gy as u32, chunk as u32),
+                (gx, gy, chunk as u32),
                 tile.threads,
                 tile.smem_bytes,
                 &mut [arg(&mut g), arg(&mut ap), arg(&mut bp), arg(&mut cp)],
+            )?
+        };
+        start += chunk;
+    }
+    Ok(())
+}
+
+/// Split-K for one product: `splits` slices of `chunk` along `k` computed as a batch into
+/// a contiguous `(splits, m, n)` workspace, then summed into C.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn split_k(
+    device: &'static Device,
+    ty: &str,
+    f: crate::module::Function,
+    grid: Grid,
+    g: &Gemm,
+    ops: &Operands,
+    splits: u32,
+    chunk: u32,
+) -> Result<()> {
+    let dtype = match ty {
+        "f32" => DType::Float32,
+        "f64" => DType::Float64,
+        "c64" => DType::Complex64,
+        _ => DType::Complex128,
+    };
+    let (m, n) = (g.m as usize, g.n as usize);
+    let work = Array::empty(device, &[splits as usize, m, n], dtype)?;
+    let slices = Gemm {
+        k: chunk,
+        k_total: g.k,
+        c_row: g.n as i64,
+        c_col: 1,
+        a_batch: chunk as i64 * g.a_col,
+        b_batch: chunk as i64 * g.b_row,
+        c_batch: (m * n) as i64,
+        ..*g
+    };
+    let wops = Operands {
+        c: work.data_ptr(),
+        ..*ops
+    };
+    launch_tiles(device, f, grid, slices, &wops, splits as usize)?;
+    let sum = device
+        .kernels()?
+        .function(&format!("gpupy_matmul_{ty}_splitk_sum"))?;
+    let mut s = SplitSum {
+        m: g.m,
+        n: g.n,
+        splits,
+        c_row: g.c_row,
+        c_col: g.c_col,
+    };
+    let blocks = ((m * n).div_ceil(GEMV_THREADS as usize)).min(8 * 1024) as u32;
+    let (mut wp, mut cp) = (work.data_ptr(), ops.c);
+    // SAFETY: (SplitSum, w, c) is the kernel's parameter list; `work` holds splits*m*n
+    // elements, and (i, j) < (m, n) are distinct elements of C (the caller's contract).
+    unsafe {
+        launch(
+            sum,
+            (blocks, 1, 1),
+            GEMV_THREADS,
+            0,
+            &mut [arg(&mut s), arg(&mut wp), arg(&mut cp)],
+        )
+    }
+}
+
+/// Matrix-vector products through the GEMV kernels: `n == 1` is `A x`; `m == 1` is
+/// `x B`, computed as `B^T x`.
+fn gemv(device: &'static Device, ty: &str, g: &Gemm, ops: &Operands, count: usize) -> Result<()> {
+    let mut v = if g.n == 1 {
+        Gemv {
+            m: g.m,
+            k: g.k,
+            a_row: g.a_row,
+            a_col: g.a_col,
+            x_inc: g.b_row,
+            y_inc: g.c_row,
+            a_batch: g.a_batch,
+            x_batch: g.b_batch,
+            y_batch: g.c_batch,
+        }
+    } else {
+        Gemv {
+            m: g.n,
+            k: g.k,
+            a_row: g.b_col,
+            a_col: g.b_row,
+            x_inc: g.a_col,
+            y_inc: g.c_col,
+            a_batch: g.b_batch,
+            x_batch: g.a_batch,
+            y_batch: g.c_batch,
+        }
+    };
+    let (mat, vec) = if g.n == 1 {
+        (ops.a, ops.b)
+    } else {
+        (ops.b, ops.a)
+    };
+    // A warp a row when rows are contiguous; else a lane a row (coalesced along
+    // columns).
+    let rows = v.a_col == 1;
+    let name = format!("gpupy_gemv_{ty}_{}", if rows { "rows" } else { "cols" });
+    let f = device.kernels()?.function(&name)?;
+    let blocks = gemv_blocks(v.m, rows);
+    let smem = if rows {
+        0
+    } else {
+        GEMV_COLS_SMEM * ops.item as u32
+    };
+    device.bind()?;
+    let mut start = 0usize;
+    while start < count {
+        let chunk = (count - start).min(65535);
+        let offset =
+            |base: u64, stride: i64| (base as i64 + start as i64 * stride * ops.item) as u64;
+        let (mut ap, mut xp, mut yp) = (
+            offset(mat, v.a_batch),
+            offset(vec, v.x_batch),
+            offset(ops.c, v.y_batch),
+        );
+        // SAFETY: (Gemv, a, x, y) is the GEMV kernel's parameter list; the matrix and
+        // vector are A and B (or B^T and A) of a product whose layouts fit their buffers,
+        // and y is C's single column (row), distinct elements not overlapping the inputs.
+        unsafe {
+            launch(
+                f,
+                (blocks, chunk as u32, 1),
+                GEMV_THREADS,
+                smem,
+                &mut [arg(&mut v), arg(&mut ap), arg(&mut xp), arg(&mut yp)],
             )?
         };
         start += chunk;
@@ -220,5 +617,22 @@ fn batch_stride(layout: &Layout, nbatch: usize) -> Option<i64> {
         0 => Some(0),
         1 => Some(s[0] as i64),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_follow_the_dtype() {
+        use DType::*;
+        assert_eq!(plan(Float16, true), (Float16, F16_TC));
+        assert_eq!(plan(Float16, false).0, Float32);
+        for d in [Bool, Int8, Int16, UInt8, UInt16] {
+            assert_eq!(plan(d, true), (Int32, simt_kind("u32")));
+        }
+        assert_eq!(plan(UInt64, true), (UInt64, simt_kind("u64")));
+        assert_eq!(plan(Complex64, true), (Complex64, simt_kind("c64")));
     }
 }

@@ -10,6 +10,7 @@ pub mod fill;
 pub mod histogram;
 pub mod indexing;
 pub mod matmul;
+pub mod mma;
 pub mod reduce;
 pub mod scan;
 pub mod sort;

@@ -112,12 +112,11 @@ __all__ = [
     "complex128",
 ]
 
-# Dtype routines, and the array API functions computed on the host until their kernels land.
+# Dtype routines, the linear-algebra compositions over matmul, and the TF32 switch.
 from gpupy._dtypes import can_cast, finfo, iinfo, result_type  # noqa: E402
-from gpupy._host_fallbacks import (  # noqa: E402
-    vecdot,
-)
+from gpupy._linalg import einsum, inner, kron, outer, tensordot, trace, vdot, vecdot  # noqa: E402
+from gpupy import config, linalg  # noqa: E402
 
-__all__ += ["can_cast", "finfo", "iinfo", "result_type", "vecdot"]
+__all__ += ["can_cast", "finfo", "iinfo", "result_type", "vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config"]
 
 __all__ += [n for n in _creation.__all__ + _manipulation.__all__ if n not in __all__]

@@ -1,6 +1,7 @@
 """The Python array API standard (2024.12) names that differ from NumPy's, and the
 namespace's inspection object. Functions of later work (statistics, sorting, scans,
-linalg, fft) join when those land."""
+fft) join when those land; the linalg extension is ``gpupy.linalg``, and ``matmul``,
+``tensordot``, ``vecdot`` are NumPy's names already."""
 
 import numpy
 

@@ -1,0 +1,187 @@
+//! Matrix products on tensor cores (`kernels/src/mma.rs`): which products may use them
+//! (layout checks), the TF32 switch, and the launch with the tile chosen by
+//! `mma_layout::tc_tile`, split along k for thin products with a long k.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use gpupy_kernels::gemm::{self, Gemm};
+use gpupy_kernels::mma_layout::{MmaKind, tc_tile};
+
+use super::matmul::{Grid, Operands, launch_tiles, split_k};
+use crate::device::Device;
+use crate::error::Result;
+
+/// Whether `GPUPY_TF32`-style TF32 products are on: set by `set_tf32` (Python:
+/// `gpupy.config.set_tf32`, which reads `GPUPY_TF32` at import). Off by default, as in
+/// NumPy and CuPy: TF32 keeps 10 of float32's 23 mantissa bits of each input (inputs
+/// are truncated), so a product's relative error grows to about 1e-3 (norm-wise), while
+/// sums still accumulate in float32.
+static TF32: AtomicBool = AtomicBool::new(false);
+
+/// Turns TF32 tensor cores for float32 products on or off (process-wide).
+pub fn set_tf32(on: bool) {
+    TF32.store(on, Ordering::Relaxed);
+}
+
+/// Whether float32 products use TF32 tensor cores.
+pub fn tf32() -> bool {
+    TF32.load(Ordering::Relaxed)
+}
+
+/// The layout flags and strides of a tensor-core launch, if the operands allow one: each
+/// operand needs a unit stride along k ("k-major") or along its outer dimension
+/// ("outer-major"), with the other stride, the batch stride and the base address
+/// 16-byte multiples (the kernel copies 16-byte chunks). Axes of length 1 take whatever
+/// stride makes the layout fit.
+pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bool)> {
+    let vec = (16 / elem) as i64;
+    let fits = |x: i64| x % vec == 0;
+    let mut g = *g;
+    if !a.is_multiple_of(16) || !b.is_multiple_of(16) || !fits(g.a_batch) || !fits(g.b_batch) {
+        return None;
+    }
+    // A: rows m, inner k.
+    let (m1, n1, k1) = (g.m == 1, g.n == 1, g.k == 1);
+    let a_km = if (k1 || g.a_col == 1) && (m1 || fits(g.a_row)) {
+        g.a_col = 1;
+        if m1 {
+            g.a_row = 0;
+        }
+        true
+    } else if (m1 || g.a_row == 1) && (k1 || fits(g.a_col)) {
+        g.a_row = 1;
+        if k1 {
+            g.a_col = 0;
+        }
+        false
+    } else {
+        return None;
+    };
+    // B: inner k (rows), outer n.
+    let b_km = if (k1 || g.b_row == 1) && (n1 || fits(g.b_col)) {
+        g.b_row = 1;
+        if n1 {
+            g.b_col = 0;
+        }
+        true
+    } else if (n1 || g.b_col == 1) && (k1 || fits(g.b_row)) {
+        g.b_col = 1;
+        if k1 {
+            g.b_row = 0;
+        }
+        false
+    } else {
+        return None;
+    };
+    Some((g, a_km, b_km))
+}
+
+/// `GPUPY_MATMUL_NO_TC=1` (read once): float16 and float64 products skip the tensor
+/// cores (float16 is then computed in float32), for comparisons and triage.
+fn tensor_cores_disabled() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var("GPUPY_MATMUL_NO_TC").is_ok_and(|v| v == "1"))
+}
+
+/// Runs the product on tensor cores of `kind` when the GPU has them and the layout
+/// allows; `Ok(false)` leaves it to the SIMT kernels.
+pub(super) fn try_mma(
+    device: &'static Device,
+    kind: MmaKind,
+    g: Gemm,
+    ops: &Operands,
+    count: usize,
+) -> Result<bool> {
+    let kernels = device.kernels()?;
+    if !kernels.has_tensor_cores() || g.k == 0 || tensor_cores_disabled() {
+        return Ok(false);
+    }
+    let Some((g, a_km, b_km)) = mma_layout(&g, ops.a, ops.b, kind.elem()) else {
+        return Ok(false);
+    };
+    let sms = device.props.multi_processor_count.max(1) as u32;
+    let tile = tc_tile(kind, g.m, g.n, count.min(u32::MAX as usize) as u32, sms);
+    if g.m.div_ceil(tile.bm) > 65535 {
+        return Ok(false);
+    }
+    let v = |km: bool| if km { 'k' } else { 'm' };
+    let name = format!(
+        "gpupy_mma_{}_{}_{}{}",
+        kind.word(),
+        tile.name,
+        v(a_km),
+        v(b_km)
+    );
+    let Some(f) = kernels.sm80_function(&name, tile.smem_bytes)? else {
+        return Ok(false);
+    };
+    let grid = Grid {
+        bm: tile.bm,
+        bn: tile.bn,
+        threads: tile.threads,
+        smem_bytes: tile.smem_bytes,
+    };
+    // Split-K for a single thin product with a long k (not float16: its kernel writes
+    // float16, and partial sums rounded to float16 would lose accuracy).
+    if count == 1 && kind != MmaKind::F16 {
+        let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
+        if splits > 1 {
+            let ty = if kind == MmaKind::F64 { "f64" } else { "f32" };
+            split_k(device, ty, f, grid, &g, ops, splits, chunk)?;
+            return Ok(true);
+        }
+    }
+    launch_tiles(device, f, grid, g, ops, count)?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A product `m x k @ k x n` with the given (a_row, a_col, b_row, b_col) strides.
+    fn gemm(m: u32, n: u32, k: u32, s: [i64; 4]) -> Gemm {
+        Gemm {
+            m,
+            n,
+            k,
+            batch: 1,
+            k_total: 0,
+            a_row: s[0],
+            a_col: s[1],
+            b_row: s[2],
+            b_col: s[3],
+            c_row: n as i64,
+            c_col: 1,
+            a_batch: 0,
+            b_batch: 0,
+            c_batch: 0,
+        }
+    }
+
+    #[test]
+    fn tensor_core_layouts() {
+        // float16 (8 elements per 16-byte chunk): row-major A and B.
+        let (g, a_km, b_km) = mma_layout(&gemm(64, 48, 32, [32, 1, 48, 1]), 0, 256, 2).unwrap();
+        assert!(a_km && !b_km);
+        assert_eq!((g.a_row, g.a_col, g.b_row, g.b_col), (32, 1, 48, 1));
+        // Transposed A and B.
+        let (_, a_km, b_km) = mma_layout(&gemm(64, 48, 32, [1, 64, 1, 32]), 0, 256, 2).unwrap();
+        assert!(!a_km && b_km);
+        // A row length that is not a 16-byte multiple, a column step, a misaligned base.
+        assert!(mma_layout(&gemm(64, 48, 33, [33, 1, 48, 1]), 0, 256, 2).is_none());
+        assert!(mma_layout(&gemm(64, 48, 32, [64, 2, 48, 1]), 0, 256, 2).is_none());
+        assert!(mma_layout(&gemm(64, 48, 32, [32, 1, 48, 1]), 2, 256, 2).is_none());
+        // A batch stride that breaks the alignment.
+        let mut g = gemm(8, 8, 8, [8, 1, 8, 1]);
+        g.a_batch = 68;
+        assert!(mma_layout(&g, 0, 0, 2).is_none());
+        // Vectors (1-D operands): the length-1 axis takes any stride.
+        let (g, a_km, b_km) = mma_layout(&gemm(1, 1, 40, [0, 1, 1, 0]), 0, 0, 2).unwrap();
+        assert!(a_km && b_km);
+        assert_eq!((g.a_row, g.b_col), (0, 0));
+        // float64 (2 elements a chunk): odd row lengths fail, even ones pass.
+        assert!(mma_layout(&gemm(5, 5, 5, [5, 1, 5, 1]), 0, 0, 8).is_none());
+        assert!(mma_layout(&gemm(5, 6, 6, [6, 1, 6, 1]), 0, 0, 8).is_some());
+    }
+}

@@ -1,0 +1,46 @@
+"""Process-wide switches, like CuPy's environment variables.
+
+TF32: float32 matrix products (``matmul``, ``@``, ``dot``, ``einsum``, ...) may run on
+the tensor cores' TF32 format on GPUs of compute capability 8.0 and up. TF32 keeps 10
+of float32's 23 mantissa bits of each input (gpupy truncates them) and accumulates in
+float32, so a product's norm-wise relative error grows from about 1e-7 to about 1e-3;
+speed goes up several times. Off by default (NumPy's and CuPy's exact float32); turn it
+on with the environment variable ``GPUPY_TF32=1`` (read when gpupy is imported, as
+CuPy reads ``CUPY_TF32``) or at run time with ``set_tf32(True)``.
+"""
+
+import os
+
+from gpupy import _gpupy
+
+
+def set_tf32(enabled):
+    """Use TF32 tensor cores for float32 matrix products (True) or exact float32 (False)."""
+    _gpupy._set_tf32(bool(enabled))
+
+
+def tf32():
+    """Whether float32 matrix products use TF32 tensor cores."""
+    return _gpupy._tf32()
+
+
+class allow_tf32:
+    """Context manager: ``with gpupy.config.allow_tf32(): ...`` runs the block with TF32
+    on (or off, with ``allow_tf32(False)``) and restores the previous setting."""
+
+    def __init__(self, enabled=True):
+        self.enabled = bool(enabled)
+
+    def __enter__(self):
+        self.previous = tf32()
+        set_tf32(self.enabled)
+        return self
+
+    def __exit__(self, *exc):
+        set_tf32(self.previous)
+        return False
+
+
+set_tf32(os.environ.get("GPUPY_TF32", "0").strip().lower() in ("1", "true", "yes", "on"))
+
+__all__ = ["set_tf32", "tf32", "allow_tf32"]

@@ -1,0 +1,36 @@
+"""``gpupy.linalg``: NumPy's ``numpy.linalg`` names that gpupy computes (products and
+norms; decompositions and solvers are not implemented yet)."""
+
+from gpupy._linalg import (
+    einsum,
+    inner,
+    kron,
+    linalg_matmul as matmul,
+    matrix_norm,
+    matrix_transpose,
+    norm,
+    outer,
+    tensordot,
+    trace,
+    vdot,
+    vecdot,
+    vector_norm,
+)
+from gpupy._math import dot
+
+__all__ = [
+    "dot",
+    "einsum",
+    "inner",
+    "kron",
+    "matmul",
+    "matrix_norm",
+    "matrix_transpose",
+    "norm",
+    "outer",
+    "tensordot",
+    "trace",
+    "vdot",
+    "vecdot",
+    "vector_norm",
+]

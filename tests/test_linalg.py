@@ -1,0 +1,308 @@
+"""Linear algebra built on the matrix products: dot (N-d), vdot, inner, outer,
+tensordot, kron, trace, einsum, vecdot, gpupy.linalg (matmul, norm, vector_norm,
+matrix_norm, matrix_transpose), against NumPy.
+
+Inexact results are compared with the float64 (complex128) computation by the normwise
+relative error of ``test_matmul.py`` (float32 1e-5, float64 1e-12, float16 1e-2);
+integer results must be equal. Norms that need reductions with ``axis`` (``ord=inf``,
+matrix 1/inf norms) call ``gp.max``/``gp.min`` with ``axis``, which the reductions
+issue provides."""
+
+import numpy as np
+import pytest
+
+import gpupy as gp
+from helpers import assert_equal_to_numpy, dtype_id, random_array
+
+pytestmark = pytest.mark.gpu
+
+TOL = {"e": 1e-2, "f": 1e-5, "d": 1e-12, "F": 1e-5, "D": 1e-12}
+DTYPES = [np.float32, np.float64, np.complex64, np.complex128, np.int32, np.int8, np.float16]
+
+
+def close(got, want, scale=None):
+    """``got`` (gpupy) matches ``want`` (NumPy's result, from a float64 computation for
+    inexact dtypes): equal for integers, else within the dtype's tolerance relative to
+    ``scale`` (the norm of the same computation on absolute values, which bounds the
+    rounding of sums that cancel; ``want``'s norm when not given)."""
+    assert isinstance(got, gp.ndarray), type(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape, f"shape: gpupy {got.shape}, numpy {want.shape}"
+    assert got.dtype == want.dtype, f"dtype: gpupy {got.dtype}, numpy {want.dtype}"
+    g = got.get()
+    if want.dtype.kind in "biu":
+        np.testing.assert_array_equal(g, want)
+        return
+    wide = np.complex128 if want.dtype.kind == "c" else np.float64
+    err = np.linalg.norm((g.astype(wide) - want.astype(wide)).ravel())
+    if scale is None:
+        scale = np.linalg.norm(want.astype(wide).ravel())
+    if scale == 0:
+        np.testing.assert_array_equal(g, want)
+        return
+    assert err <= TOL[want.dtype.char] * scale * 4, f"relative error {err / scale:.3e}"
+
+
+def wide(x):
+    return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64) if x.dtype.kind in "fc" else x
+
+
+def ref(f, *xs, **kw):
+    """NumPy's result of ``f`` computed in float64/complex128 (exact dtype for integers),
+    cast to the dtype NumPy gives for the original operands."""
+    want_dtype = np.asarray(f(*xs, **kw)).dtype
+    return np.asarray(f(*[wide(x) for x in xs], **kw)).astype(want_dtype)
+
+
+def scale_of(f, *xs, **kw):
+    """The norm of ``f`` on the operands' absolute values (see ``close``)."""
+    if any(x.dtype.kind not in "fc" for x in xs):
+        return None
+    return np.linalg.norm(np.asarray(f(*[np.abs(wide(x)) for x in xs], **kw)).ravel())
+
+
+def check(got, f, *xs, **kw):
+    close(got, ref(f, *xs, **kw), scale_of(f, *xs, **kw))
+
+
+def pairs(rng, dtype, sa, sb):
+    x, y = random_array(rng, sa, dtype), random_array(rng, sb, dtype)
+    return x, y, gp.asarray(x), gp.asarray(y)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+@pytest.mark.parametrize(
+    "shapes",
+    [((2, 3, 4), (4, 5)), ((2, 3, 4), (6, 4, 5)), ((4,), (3, 4, 2)), ((3, 2, 4), (4,)), ((5, 4), (2, 3, 4, 6)), ((1, 2, 3, 4), (2, 4, 1))],
+    ids=str,
+)
+def test_dot_nd(rng, dtype, shapes):
+    x, y, a, b = pairs(rng, dtype, *shapes)
+    check(gp.dot(a, b), np.dot, x, y)
+    check(a.dot(b), np.dot, x, y)
+
+
+def test_dot_nd_out_and_errors(rng):
+    x, y, a, b = pairs(rng, np.float64, (2, 3, 4), (5, 4, 6))
+    out = gp.empty((2, 3, 5, 6))
+    assert gp.dot(a, b, out=out) is out
+    close(out, np.dot(x, y))
+    with pytest.raises(ValueError):
+        gp.dot(a, b, out=gp.empty((2, 3, 5, 6), dtype=np.float32))
+    x2 = random_array(rng, (5, 3, 6), np.float64)
+    with pytest.raises(ValueError) as want:
+        np.dot(x, x2)
+    with pytest.raises(ValueError) as got:
+        gp.dot(a, gp.asarray(x2))
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shapes", [((7,), (7,)), ((3, 4), (12,)), ((2, 5), (5, 2)), ((1,), (1,))], ids=str)
+def test_vdot(rng, dtype, shapes):
+    x, y, a, b = pairs(rng, dtype, *shapes)
+    check(gp.vdot(a, b), np.vdot, x, y)
+    check(gp.vdot(a.T, b), np.vdot, x.T, y)
+    with pytest.raises(ValueError):
+        gp.vdot(a, gp.ones(x.size + 1, dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shapes", [((5,), (5,)), ((3, 5), (5,)), ((2, 3, 5), (4, 5)), ((), (3, 2)), ((4, 6), (2, 3, 6))], ids=str)
+def test_inner(rng, dtype, shapes):
+    x, y, a, b = pairs(rng, dtype, *shapes)
+    check(gp.inner(a, b), np.inner, x, y)
+
+
+def test_inner_mismatch_raises(rng):
+    x, y, a, b = pairs(rng, np.float32, (2, 3), (2, 4))
+    with pytest.raises(ValueError):
+        np.inner(x, y)
+    with pytest.raises(ValueError):
+        gp.inner(a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shapes", [((5,), (7,)), ((2, 3), (4,)), ((1,), (1,)), ((0,), (3,))], ids=str)
+def test_outer(rng, dtype, shapes):
+    x, y, a, b = pairs(rng, dtype, *shapes)
+    assert_equal_to_numpy(gp.outer(a, b), np.outer(x, y))
+    assert_equal_to_numpy(gp.linalg.outer(a.ravel(), b.ravel()), np.outer(x, y))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+@pytest.mark.parametrize(
+    "case",
+    [
+        ((3, 4, 5), (4, 5, 6), 2),
+        ((3, 4, 5), (5, 6), 1),
+        ((3, 4), (5, 6), 0),
+        ((3, 4, 5), (4, 3, 2), ([0, 1], [1, 0])),
+        ((2, 3, 4), (4, 2, 3), ([-1, 0], [0, 1])),
+        ((4, 5), (5, 4), ((0, 1), (1, 0))),
+        ((6,), (6,), 1),
+    ],
+    ids=str,
+)
+def test_tensordot(rng, dtype, case):
+    sa, sb, axes = case
+    x, y, a, b = pairs(rng, dtype, sa, sb)
+    check(gp.tensordot(a, b, axes=axes), np.tensordot, x, y, axes=axes)
+    check(gp.linalg.tensordot(a, b, axes=axes), np.tensordot, x, y, axes=axes)
+
+
+def test_tensordot_shape_mismatch(rng):
+    x, y, a, b = pairs(rng, np.float32, (3, 4), (5, 6))
+    with pytest.raises(ValueError):
+        np.tensordot(x, y, axes=1)
+    with pytest.raises(ValueError):
+        gp.tensordot(a, b, axes=1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shapes", [((2, 3), (4, 5)), ((3,), (2, 2)), ((2, 1, 3), (3, 2)), ((4,), (5,)), ((), (2, 3))], ids=str)
+def test_kron(rng, dtype, shapes):
+    x, y, a, b = pairs(rng, dtype, *shapes)
+    assert_equal_to_numpy(gp.kron(a, b), np.kron(x, y))
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.bool_, np.uint16], ids=dtype_id)
+@pytest.mark.parametrize(
+    "case",
+    [((5, 5), {}), ((4, 7), {"offset": 2}), ((7, 4), {"offset": -3}), ((3, 4, 5), {"axis1": 1, "axis2": 2}), ((3, 4, 5), {"offset": 1, "axis1": 2, "axis2": 0}), ((3, 3), {"offset": 5})],
+    ids=str,
+)
+def test_trace(rng, dtype, case):
+    shape, kw = case
+    x = random_array(rng, shape, dtype)
+    a = gp.asarray(x)
+    check(gp.trace(a, **kw), np.trace, x, **kw)
+
+
+def test_trace_dtype_and_out(rng):
+    x = random_array(rng, (6, 6), np.int8)
+    a = gp.asarray(x)
+    close(gp.trace(a, dtype=np.int8), np.trace(x, dtype=np.int8))
+    close(gp.trace(a, dtype=np.float32), np.trace(x, dtype=np.float32))
+    out = gp.zeros((), dtype=np.int64)
+    assert gp.trace(a, out=out) is out
+    assert out.get() == np.trace(x)
+    with pytest.raises(ValueError):
+        gp.trace(gp.ones(3))
+
+
+EINSUM = [
+    ("ij,jk->ik", [(5, 6), (6, 7)]),
+    ("ij,jk", [(5, 6), (6, 7)]),
+    ("ij,kj->ik", [(5, 6), (7, 6)]),
+    ("bij,bjk->bik", [(3, 4, 5), (3, 5, 2)]),
+    ("bij,jk->bik", [(3, 4, 5), (5, 2)]),
+    ("...ij,...jk->...ik", [(2, 3, 4, 5), (3, 5, 6)]),
+    ("i,i->", [(9,), (9,)]),
+    ("i,j->ij", [(4,), (5,)]),
+    ("ij->ji", [(3, 4)]),
+    ("ij->", [(3, 4)]),
+    ("ij->i", [(3, 4)]),
+    ("ii->i", [(4, 4)]),
+    ("ii", [(4, 4)]),
+    ("ijk,ikl->jl", [(3, 4, 5), (3, 5, 6)]),
+    ("abc,cd,de->abe", [(2, 3, 4), (4, 5), (5, 6)]),
+    ("ij,ij->i", [(5, 7), (5, 7)]),
+    ("ij,ij->ij", [(5, 7), (5, 7)]),
+    ("ijk,jil->kl", [(2, 3, 4), (3, 2, 5)]),
+    ("i,jk->ijk", [(2,), (3, 4)]),
+    ("ab,b->a", [(6, 8), (8,)]),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.int64], ids=dtype_id)
+@pytest.mark.parametrize("case", EINSUM, ids=lambda c: c[0])
+def test_einsum(rng, dtype, case):
+    subscripts, shapes = case
+    xs = [random_array(rng, s, dtype) for s in shapes]
+    got = gp.einsum(subscripts, *[gp.asarray(x) for x in xs])
+    check(got, lambda *ys: np.einsum(subscripts, *ys), *xs)
+
+
+def test_einsum_errors(rng):
+    a = gp.asarray(random_array(rng, (3, 4), np.float32))
+    x = random_array(rng, (3, 4), np.float32)
+    for bad in ["ij,jk->ik", "ijk->i", "ij->k", "i->i"]:
+        with pytest.raises(ValueError):
+            np.einsum(bad, x)
+        with pytest.raises(ValueError):
+            gp.einsum(bad, a)
+    with pytest.raises(NotImplementedError):
+        gp.einsum(a, [0, 1])
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("case", [((5,), (5,), -1), ((3, 5), (5,), -1), ((4, 3), (4, 1), 0), ((2, 3, 4), (1, 3, 4), 1)], ids=str)
+def test_vecdot(rng, dtype, case):
+    sa, sb, axis = case
+    x, y, a, b = pairs(rng, dtype, sa, sb)
+    check(gp.vecdot(a, b, axis=axis), np.vecdot, x, y, axis=axis)
+    check(gp.linalg.vecdot(a, b, axis=axis), np.vecdot, x, y, axis=axis)
+
+
+def test_linalg_matmul_and_matrix_transpose(rng):
+    x, y, a, b = pairs(rng, np.float32, (2, 3, 4), (4, 5))
+    check(gp.linalg.matmul(a, b), np.matmul, x, y)
+    assert_equal_to_numpy(gp.linalg.matrix_transpose(a), np.swapaxes(x, -1, -2))
+
+
+NORMS = [
+    ((7,), {}),
+    ((3, 4), {}),
+    ((2, 3, 4), {}),
+    ((9,), {"ord": 1}),
+    ((9,), {"ord": 2}),
+    ((9,), {"ord": 3.5}),
+    ((9,), {"ord": 0}),
+    ((3, 4), {"ord": "fro"}),
+    ((3, 4), {"axis": 0}),
+    ((3, 4), {"axis": 1, "keepdims": True}),
+    ((2, 3, 4), {"axis": (1, 2)}),
+    ((2, 3, 4), {"axis": (2, 0), "ord": "fro", "keepdims": True}),
+    ((3, 4), {"keepdims": True}),
+    ((9,), {"ord": np.inf}),
+    ((9,), {"ord": -np.inf}),
+    ((3, 4), {"ord": 1}),
+    ((3, 4), {"ord": -1}),
+    ((3, 4), {"ord": np.inf}),
+    ((3, 4), {"ord": -np.inf}),
+    ((2, 3, 4), {"axis": (0, 2), "ord": 1}),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128, np.int32, np.float16], ids=dtype_id)
+@pytest.mark.parametrize("case", NORMS, ids=str)
+def test_norm(rng, dtype, case):
+    shape, kw = case
+    x = random_array(rng, shape, dtype)
+    if np.dtype(dtype).kind in "iu":
+        x = (x % 100).astype(dtype)  # keep squares far from overflow in the reference
+    got = gp.linalg.norm(gp.asarray(x), **kw)
+    want = np.asarray(np.linalg.norm(wide(x), **kw)).astype(np.linalg.norm(x, **kw).dtype)
+    close(got, want)
+
+
+def test_norm_errors(rng):
+    x = random_array(rng, (3, 4), np.float64)
+    a = gp.asarray(x)
+    for kw in [{"ord": "fro", "axis": 0}, {"axis": (0, 0)}, {"ord": 3, "axis": (0, 1)}]:
+        with pytest.raises(ValueError):
+            np.linalg.norm(x, **kw)
+        with pytest.raises(ValueError):
+            gp.linalg.norm(a, **kw)
+    with pytest.raises(NotImplementedError):
+        gp.linalg.norm(a, ord="nuc")
+
+
+def test_vector_and_matrix_norm(rng):
+    x = random_array(rng, (2, 3, 4), np.float64)
+    a = gp.asarray(x)
+    close(gp.linalg.vector_norm(a), np.asarray(np.linalg.vector_norm(x)))
+    close(gp.linalg.vector_norm(a, axis=(0, 2)), np.linalg.vector_norm(x, axis=(0, 2)))
+    close(gp.linalg.vector_norm(a, ord=1, axis=1, keepdims=True), np.linalg.vector_norm(x, ord=1, axis=1, keepdims=True))
+    close(gp.linalg.matrix_norm(a), np.linalg.matrix_norm(x))
