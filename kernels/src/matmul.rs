@@ -25,8 +25,10 @@ use crate::gemm::{
     U32_TILES, U64_TILES,
 };
 use crate::gpu::{
-    Shared, block_idx, block_idx_y, block_idx_z, grid_stride, smem_addr, sync_threads, thread_idx,
+    Shared, block_idx, block_idx_y, block_idx_z, grid_stride, shfl_down_words, smem_addr,
+    sync_threads, thread_idx,
 };
+use crate::reduction::Words;
 
 /// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16, or
 /// 64 for `unroll!(64; ...)`), so that every index into a register array is a constant:
@@ -607,7 +609,7 @@ unsafe fn splitk_sum<T: Elem>(s: SplitSum, w: *const T, c: *mut T) {
 }
 
 /// Matrix-vector products (see `gemm::Gemv`).
-trait Vector: Elem + Shared + core::ops::Add<Output = Self> {}
+trait Vector: Elem + Shared + Words + core::ops::Add<Output = Self> {}
 impl Vector for f32 {}
 impl Vector for f64 {}
 
@@ -656,7 +658,7 @@ unsafe fn gemv_rows<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
     let mut v = (acc[0] + acc[1]) + (acc[2] + acc[3]);
     let mut d = 16;
     while d > 0 {
-        v = v + v.shfl_down(d);
+        v = v + shfl_down_words(v, d);
         d /= 2;
     }
     if lane == 0 {
