@@ -92,7 +92,11 @@ impl Rows {
     pub fn split(&self, j: u64) -> (u64, u64) {
         let total = self.rows * self.packs;
         let row = if total < 1 << 31 {
-            if self.magic == 0 { j } else { ((j * self.magic as u64) >> 32) >> self.shift }
+            if self.magic == 0 {
+                j
+            } else {
+                ((j * self.magic as u64) >> 32) >> self.shift
+            }
         } else {
             j / self.packs.max(1)
         };
@@ -174,7 +178,11 @@ pub trait IndexWidth: Copy {
 impl IndexWidth for u32 {
     #[inline(always)]
     fn divmod(self, extent: u64, magic: u32, shift: u32) -> (u32, i64) {
-        let q = if magic == 0 { self } else { (((self as u64) * (magic as u64)) >> 32) as u32 >> shift };
+        let q = if magic == 0 {
+            self
+        } else {
+            (((self as u64) * (magic as u64)) >> 32) as u32 >> shift
+        };
         (q, (self - q * extent as u32) as i64)
     }
 }
@@ -197,7 +205,9 @@ mod tests {
         // A 3x4 C-contiguous array read as its 4x3 transpose: shape (4, 3), strides (1, 4).
         let s = Strided::<1>::new(&[3, 4], [&[4, 1]]).unwrap(); // innermost first
         let got: Vec<i64> = (0..12).map(|i| s.offsets(i)[0]).collect();
-        let want: Vec<i64> = (0..4).flat_map(|r| (0..3).map(move |c| r + 4 * c)).collect();
+        let want: Vec<i64> = (0..4)
+            .flat_map(|r| (0..3).map(move |c| r + 4 * c))
+            .collect();
         assert_eq!(got, want);
         let slow: Vec<i64> = (0..12).map(|i| s.offsets_in::<u64>(i)[0]).collect();
         assert_eq!(slow, want);
@@ -207,7 +217,14 @@ mod tests {
     fn rows_split_pack_indices() {
         for packs in [1u64, 3, 2048, 1000] {
             let (magic, shift) = fast_divisor(packs);
-            let r = Rows { rows: 7, packs, magic, shift, row_stride: [0; 3], col_step: [1, 0] };
+            let r = Rows {
+                rows: 7,
+                packs,
+                magic,
+                shift,
+                row_stride: [0; 3],
+                col_step: [1, 0],
+            };
             for j in 0..7 * packs {
                 assert_eq!(r.split(j), (j / packs, j % packs));
             }
@@ -216,10 +233,27 @@ mod tests {
 
     #[test]
     fn fast_division_is_exact() {
-        for d in [1u64, 2, 3, 5, 7, 8, 31, 641, 8192, 65535, 1_000_003, (1 << 31) - 1] {
+        for d in [
+            1u64,
+            2,
+            3,
+            5,
+            7,
+            8,
+            31,
+            641,
+            8192,
+            65535,
+            1_000_003,
+            (1 << 31) - 1,
+        ] {
             let (m, sh) = fast_divisor(d);
             for n in [0u32, 1, 2, 6, 1000, 65536, 1 << 30, (1 << 31) - 1, 12345678] {
-                let q = if m == 0 { n } else { ((n as u64 * m as u64) >> 32) as u32 >> sh };
+                let q = if m == 0 {
+                    n
+                } else {
+                    ((n as u64 * m as u64) >> 32) as u32 >> sh
+                };
                 assert_eq!(q as u64, n as u64 / d, "{n} / {d}");
             }
         }

@@ -68,7 +68,11 @@ element! {
 /// Elements per thread step in the contiguous kernels: as many as fit 16 bytes of the
 /// wider of input and output, so each step is one 16-byte access of the wider side.
 pub const fn lanes(in_size: usize, out_size: usize) -> usize {
-    let wide = if in_size > out_size { in_size } else { out_size };
+    let wide = if in_size > out_size {
+        in_size
+    } else {
+        out_size
+    };
     if wide >= 16 { 1 } else { 16 / wide }
 }
 
@@ -113,7 +117,11 @@ pub unsafe fn store_pack<T: Copy, const N: usize>(p: *mut T, v: [T; N]) {
 /// the op body is large (integer power, float16 floor division), and a rolled loop
 /// indexes the packs at run time, which puts them in local memory.
 #[inline(always)]
-pub fn map_pack<T: Copy, U: Copy, const N: usize>(x: [T; N], y: [T; N], f: impl Fn(T, T) -> U) -> [U; N] {
+pub fn map_pack<T: Copy, U: Copy, const N: usize>(
+    x: [T; N],
+    y: [T; N],
+    f: impl Fn(T, T) -> U,
+) -> [U; N] {
     let mut r = [core::mem::MaybeUninit::<U>::uninit(); N];
     macro_rules! at {
         ($($k:literal)*) => { $( if $k < N { r[$k] = core::mem::MaybeUninit::new(f(x[$k], y[$k])); } )* };

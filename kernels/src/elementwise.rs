@@ -12,7 +12,7 @@
 //! item size and serve every dtype of that size.
 
 use crate::args::{Rows, Strided};
-use crate::dtype::{c128, c64, lanes, load_pack, map_pack, store_pack, Cast};
+use crate::dtype::{Cast, c64, c128, lanes, load_pack, map_pack, store_pack};
 use crate::gpu::grid_stride;
 use crate::ops::{self, BinaryOp, UnaryOp};
 
@@ -59,7 +59,12 @@ impl<T: Copy> Operand<T> {
 /// `out` and every array operand hold `n` elements; `out` may alias an input only
 /// exactly (in place), never partially.
 #[inline(always)]
-unsafe fn binary_contig<T: Copy, O: BinaryOp<T>, const N: usize>(a: Operand<T>, b: Operand<T>, out: *mut O::Out, n: u64) {
+unsafe fn binary_contig<T: Copy, O: BinaryOp<T>, const N: usize>(
+    a: Operand<T>,
+    b: Operand<T>,
+    out: *mut O::Out,
+    n: u64,
+) {
     let (start, stride) = grid_stride();
     let in_bytes = N * core::mem::size_of::<T>();
     let out_bytes = N * core::mem::size_of::<O::Out>();
@@ -91,7 +96,11 @@ unsafe fn binary_contig<T: Copy, O: BinaryOp<T>, const N: usize>(a: Operand<T>, 
 /// # Safety
 /// As for `binary_contig`.
 #[inline(always)]
-unsafe fn unary_contig<T: Copy, O: UnaryOp<T>, const N: usize>(a: *const T, out: *mut O::Out, n: u64) {
+unsafe fn unary_contig<T: Copy, O: UnaryOp<T>, const N: usize>(
+    a: *const T,
+    out: *mut O::Out,
+    n: u64,
+) {
     struct Lift<O>(O);
     impl<T, O: UnaryOp<T>> BinaryOp<T> for Lift<O> {
         type Out = O::Out;
@@ -114,7 +123,12 @@ unsafe fn unary_contig<T: Copy, O: UnaryOp<T>, const N: usize>(a: *const T, out:
 /// The host checked that every row lies inside its allocation and that every pointer
 /// and row start is aligned to its pack; `(a, b)` are not both broadcast.
 #[inline(always)]
-unsafe fn binary_rows<T: Copy, O: BinaryOp<T>, const N: usize>(r: &Rows, a: *const T, b: *const T, out: *mut O::Out) {
+unsafe fn binary_rows<T: Copy, O: BinaryOp<T>, const N: usize>(
+    r: &Rows,
+    a: *const T,
+    b: *const T,
+    out: *mut O::Out,
+) {
     // SAFETY: forwarded contract.
     unsafe {
         match (r.col_step[0] != 0, r.col_step[1] != 0) {
@@ -145,9 +159,20 @@ unsafe fn rows_loop<T: Copy, O: BinaryOp<T>, const N: usize, const CA: bool, con
         unsafe {
             let pa = a.offset(row * r.row_stride[1] as isize);
             let pb = b.offset(row * r.row_stride[2] as isize);
-            let x: [T; N] = if CA { load_pack::<T, N>(pa.offset(col)) } else { [*pa; N] };
-            let y: [T; N] = if CB { load_pack::<T, N>(pb.offset(col)) } else { [*pb; N] };
-            store_pack::<O::Out, N>(out.offset(row * r.row_stride[0] as isize + col), map_pack(x, y, O::apply));
+            let x: [T; N] = if CA {
+                load_pack::<T, N>(pa.offset(col))
+            } else {
+                [*pa; N]
+            };
+            let y: [T; N] = if CB {
+                load_pack::<T, N>(pb.offset(col))
+            } else {
+                [*pb; N]
+            };
+            store_pack::<O::Out, N>(
+                out.offset(row * r.row_stride[0] as isize + col),
+                map_pack(x, y, O::apply),
+            );
         }
         j += stride;
     }
@@ -158,7 +183,12 @@ unsafe fn rows_loop<T: Copy, O: BinaryOp<T>, const N: usize, const CA: bool, con
 /// # Safety
 /// The host checked that every offset `s` can produce stays inside each allocation.
 #[inline(always)]
-unsafe fn binary_strided<T: Copy, O: BinaryOp<T>>(s: &Strided<3>, a: *const T, b: *const T, out: *mut O::Out) {
+unsafe fn binary_strided<T: Copy, O: BinaryOp<T>>(
+    s: &Strided<3>,
+    a: *const T,
+    b: *const T,
+    out: *mut O::Out,
+) {
     let (start, stride) = grid_stride();
     let mut i = start;
     while i < s.len {
@@ -336,4 +366,4 @@ crate::for_each_item_size!(move_entries);
 
 // The complex types are named in the stamped code through the tables.
 #[allow(unused_imports)]
-use {c128 as _, c64 as _};
+use {c64 as _, c128 as _};

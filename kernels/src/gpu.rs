@@ -82,13 +82,17 @@ impl Shared for f32 {
     #[inline(always)]
     unsafe fn st_shared(addr: u32, v: f32) {
         // SAFETY: per the trait contract.
-        unsafe { asm!("st.shared.f32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.f32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
+        }
     }
     #[inline(always)]
     unsafe fn ld_shared(addr: u32) -> f32 {
         let v: f32;
         // SAFETY: per the trait contract.
-        unsafe { asm!("ld.shared.f32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.f32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
+        };
         v
     }
 }
@@ -97,13 +101,17 @@ impl Shared for f64 {
     #[inline(always)]
     unsafe fn st_shared(addr: u32, v: f64) {
         // SAFETY: per the trait contract.
-        unsafe { asm!("st.shared.f64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.f64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack))
+        }
     }
     #[inline(always)]
     unsafe fn ld_shared(addr: u32) -> f64 {
         let v: f64;
         // SAFETY: per the trait contract.
-        unsafe { asm!("ld.shared.f64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.f64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly))
+        };
         v
     }
 }
@@ -112,13 +120,17 @@ impl Shared for u64 {
     #[inline(always)]
     unsafe fn st_shared(addr: u32, v: u64) {
         // SAFETY: per the trait contract.
-        unsafe { asm!("st.shared.u64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.u64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack))
+        }
     }
     #[inline(always)]
     unsafe fn ld_shared(addr: u32) -> u64 {
         let v: u64;
         // SAFETY: per the trait contract.
-        unsafe { asm!("ld.shared.u64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.u64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly))
+        };
         v
     }
 }
@@ -127,13 +139,17 @@ impl Shared for u32 {
     #[inline(always)]
     unsafe fn st_shared(addr: u32, v: u32) {
         // SAFETY: per the trait contract.
-        unsafe { asm!("st.shared.b32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack)) }
+        unsafe {
+            asm!("st.shared.b32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
+        }
     }
     #[inline(always)]
     unsafe fn ld_shared(addr: u32) -> u32 {
         let v: u32;
         // SAFETY: per the trait contract.
-        unsafe { asm!("ld.shared.b32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly)) };
+        unsafe {
+            asm!("ld.shared.b32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
+        };
         v
     }
 }

@@ -158,7 +158,9 @@ mod gpu_kernels {
 
     use super::{MinMaxKey, edges_bin, uniform_bin};
     use crate::dtype::Cast;
-    use crate::gpu::{Shared, block_dim, grid_stride, shfl_down_words, smem_addr, sync_threads, thread_idx};
+    use crate::gpu::{
+        Shared, block_dim, grid_stride, shfl_down_words, smem_addr, sync_threads, thread_idx,
+    };
 
     /// Adds `w` to the f64 at `p` (generic address of global memory) atomically.
     ///

@@ -121,7 +121,9 @@ mod gpu_kernels {
 
     use super::{FIRST, IndexValue, NONZERO_OFFSETS, offset_term, unravel};
     use crate::args::Strided;
-    use crate::gpu::{Shared, block_dim, block_idx, grid_stride, smem_addr, sync_threads, thread_idx};
+    use crate::gpu::{
+        Shared, block_dim, block_idx, grid_stride, smem_addr, sync_threads, thread_idx,
+    };
 
     /// `off[..] (+)= index * stride` over `s` (operands: off, idx); records in `err` the
     /// lowest linear position whose index is out of range.

@@ -2,7 +2,7 @@
 //! output dtypes of each kernel, as indices in `for_each_dtype!` order. The output dtype
 //! is read off the op's `Out` type, so it cannot disagree with the kernels.
 
-use crate::dtype::{c128, c64, DTypeIndex};
+use crate::dtype::{DTypeIndex, c64, c128};
 use crate::ops::{self, BinaryOp, UnaryOp};
 use crate::reduction::{self, Reduction};
 
@@ -63,7 +63,7 @@ macro_rules! dtype_names {
 crate::for_each_dtype!(dtype_names);
 
 #[allow(unused_imports)]
-use {c128 as _, c64 as _};
+use {c64 as _, c128 as _};
 
 #[cfg(test)]
 mod tests {
@@ -75,9 +75,19 @@ mod tests {
         let f32_ = DTYPE_NAMES.iter().position(|n| *n == "f32").unwrap();
         let bool_ = DTYPE_NAMES.iter().position(|n| *n == "bool").unwrap();
         assert!(find("less").iter().all(|l| l.output == bool_));
-        assert!(find("add").contains(&Loop { input: f32_, output: f32_ }));
-        let abs = UNARY_LOOPS.iter().find(|(n, _)| *n == "absolute").unwrap().1;
+        assert!(find("add").contains(&Loop {
+            input: f32_,
+            output: f32_
+        }));
+        let abs = UNARY_LOOPS
+            .iter()
+            .find(|(n, _)| *n == "absolute")
+            .unwrap()
+            .1;
         let c64_ = DTYPE_NAMES.iter().position(|n| *n == "c64").unwrap();
-        assert!(abs.contains(&Loop { input: c64_, output: f32_ }));
+        assert!(abs.contains(&Loop {
+            input: c64_,
+            output: f32_
+        }));
     }
 }

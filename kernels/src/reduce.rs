@@ -13,9 +13,12 @@
 //!
 //! Which one runs, and the splits, is the host's choice (`host/src/ops/reduce.rs`).
 
-use crate::args::{Reduce, REDUCE_BLOCK, REDUCE_SMEM};
+use crate::args::{REDUCE_BLOCK, REDUCE_SMEM, Reduce};
 use crate::dtype::{lanes, load_pack};
-use crate::gpu::{block_idx, block_idx_y, ld_shared_words, shfl_down_words, smem_addr, st_shared_words, sync_threads, thread_idx};
+use crate::gpu::{
+    block_idx, block_idx_y, ld_shared_words, shfl_down_words, smem_addr, st_shared_words,
+    sync_threads, thread_idx,
+};
 use crate::reduction::{self, Reduction};
 
 const WARPS: u32 = REDUCE_BLOCK / 32;
@@ -59,7 +62,11 @@ fn block_merge<T, R: Reduction<T>>(acc: R::Acc) -> R::Acc {
 /// Folds a pack whose first element is at position `first`. Unrolled by hand: a rolled
 /// loop indexes the pack at run time, which puts it in local memory.
 #[inline(always)]
-fn fold_pack<T: Copy, R: Reduction<T>, const N: usize>(mut acc: R::Acc, p: [T; N], first: u64) -> R::Acc {
+fn fold_pack<T: Copy, R: Reduction<T>, const N: usize>(
+    mut acc: R::Acc,
+    p: [T; N],
+    first: u64,
+) -> R::Acc {
     macro_rules! at {
         ($($k:literal)*) => { $( if $k < N { acc = R::fold(acc, p[$k], (first + $k) as i64); } )* };
     }
@@ -91,7 +98,12 @@ unsafe fn fold_share<T: Copy, R: Reduction<T>, const N: usize>(
         // Two packs in flight per thread: a memory-bound loop needs the bytes in flight.
         while j + nt < end {
             // SAFETY: j + nt < end keeps both packs inside lo..hi; aligned per the contract.
-            let (p, q) = unsafe { (load_pack::<T, N>(x.add(j as usize * N)), load_pack::<T, N>(x.add((j + nt) as usize * N))) };
+            let (p, q) = unsafe {
+                (
+                    load_pack::<T, N>(x.add(j as usize * N)),
+                    load_pack::<T, N>(x.add((j + nt) as usize * N)),
+                )
+            };
             a0 = fold_pack::<T, R, N>(a0, p, j * N as u64);
             a1 = fold_pack::<T, R, N>(a1, q, (j + nt) * N as u64);
             j += 2 * nt;
@@ -106,14 +118,23 @@ unsafe fn fold_share<T: Copy, R: Reduction<T>, const N: usize>(
     let mut i = tail + t;
     while i + nt < hi {
         // SAFETY: i and i + nt are below hi.
-        let (p, q) = unsafe { (*x.offset(i as isize * step as isize), *x.offset((i + nt) as isize * step as isize)) };
+        let (p, q) = unsafe {
+            (
+                *x.offset(i as isize * step as isize),
+                *x.offset((i + nt) as isize * step as isize),
+            )
+        };
         a0 = R::fold(a0, p, i as i64);
         a1 = R::fold(a1, q, (i + nt) as i64);
         i += 2 * nt;
     }
     if i < hi {
         // SAFETY: i < hi.
-        a0 = R::fold(a0, unsafe { *x.offset(i as isize * step as isize) }, i as i64);
+        a0 = R::fold(
+            a0,
+            unsafe { *x.offset(i as isize * step as isize) },
+            i as i64,
+        );
     }
     R::merge(a0, a1)
 }
@@ -126,7 +147,14 @@ unsafe fn fold_share<T: Copy, R: Reduction<T>, const N: usize>(
 /// `o < outputs`, `s < splits`; `out` has `outputs` elements, `partial` (when splits > 1)
 /// `outputs * splits`.
 #[inline(always)]
-unsafe fn store<T, R: Reduction<T>>(a: &Reduce, o: u64, s: u64, acc: R::Acc, out: *mut R::Out, partial: *mut R::Acc) {
+unsafe fn store<T, R: Reduction<T>>(
+    a: &Reduce,
+    o: u64,
+    s: u64,
+    acc: R::Acc,
+    out: *mut R::Out,
+    partial: *mut R::Acc,
+) {
     // SAFETY: per the contract.
     unsafe {
         if a.splits == 1 || partial.is_null() {
@@ -146,7 +174,12 @@ unsafe fn store<T, R: Reduction<T>>(a: &Reduce, o: u64, s: u64, acc: R::Acc, out
 /// `step`; the launch has `REDUCE_BLOCK` threads, `REDUCE_SMEM` shared bytes and
 /// `outputs * splits` blocks (block mode) or `outputs / WARPS` rounded up (warp mode).
 #[inline(always)]
-unsafe fn block<T: Copy, R: Reduction<T>, const N: usize>(x: *const T, out: *mut R::Out, partial: *mut R::Acc, a: &Reduce) {
+unsafe fn block<T: Copy, R: Reduction<T>, const N: usize>(
+    x: *const T,
+    out: *mut R::Out,
+    partial: *mut R::Acc,
+    a: &Reduce,
+) {
     let unit = block_idx() as u64;
     if a.warp_per_output != 0 {
         let o = unit * WARPS as u64 + (thread_idx() / 32) as u64;
@@ -155,7 +188,17 @@ unsafe fn block<T: Copy, R: Reduction<T>, const N: usize>(x: *const T, out: *mut
         }
         let base = a.kept.offsets(o)[0];
         // SAFETY: the slice of output o is in bounds per the contract.
-        let acc = unsafe { fold_share::<T, R, N>(x.offset(base as isize), a.step, 0, a.n, (thread_idx() % 32) as u64, 32, a.packed != 0) };
+        let acc = unsafe {
+            fold_share::<T, R, N>(
+                x.offset(base as isize),
+                a.step,
+                0,
+                a.n,
+                (thread_idx() % 32) as u64,
+                32,
+                a.packed != 0,
+            )
+        };
         let acc = warp_merge::<T, R>(acc);
         if thread_idx() % 32 == 0 {
             // SAFETY: o < outputs; warp mode never splits.
@@ -166,9 +209,23 @@ unsafe fn block<T: Copy, R: Reduction<T>, const N: usize>(x: *const T, out: *mut
     let (o, s) = (unit / a.splits as u64, unit % a.splits as u64);
     let base = a.kept.offsets(o)[0];
     let lo = s * a.chunk;
-    let hi = if lo + a.chunk < a.n { lo + a.chunk } else { a.n };
+    let hi = if lo + a.chunk < a.n {
+        lo + a.chunk
+    } else {
+        a.n
+    };
     // SAFETY: lo..hi lies inside the slice; chunks are whole packs when packed.
-    let acc = unsafe { fold_share::<T, R, N>(x.offset(base as isize), a.step, lo, hi, thread_idx() as u64, REDUCE_BLOCK as u64, a.packed != 0) };
+    let acc = unsafe {
+        fold_share::<T, R, N>(
+            x.offset(base as isize),
+            a.step,
+            lo,
+            hi,
+            thread_idx() as u64,
+            REDUCE_BLOCK as u64,
+            a.packed != 0,
+        )
+    };
     let acc = block_merge::<T, R>(acc);
     if thread_idx() == 0 {
         // SAFETY: o < outputs and s < splits, from the grid size.
@@ -181,7 +238,12 @@ unsafe fn block<T: Copy, R: Reduction<T>, const N: usize>(x: *const T, out: *mut
 /// # Safety
 /// As for `block`; the grid is (`outputs / REDUCE_BLOCK` rounded up, `splits`).
 #[inline(always)]
-unsafe fn serial<T: Copy, R: Reduction<T>>(x: *const T, out: *mut R::Out, partial: *mut R::Acc, a: &Reduce) {
+unsafe fn serial<T: Copy, R: Reduction<T>>(
+    x: *const T,
+    out: *mut R::Out,
+    partial: *mut R::Acc,
+    a: &Reduce,
+) {
     let o = block_idx() as u64 * REDUCE_BLOCK as u64 + thread_idx() as u64;
     if o >= a.outputs {
         return;
@@ -189,7 +251,11 @@ unsafe fn serial<T: Copy, R: Reduction<T>>(x: *const T, out: *mut R::Out, partia
     let s = block_idx_y() as u64;
     let base = a.kept.offsets(o)[0];
     let lo = s * a.chunk;
-    let hi = if lo + a.chunk < a.n { lo + a.chunk } else { a.n };
+    let hi = if lo + a.chunk < a.n {
+        lo + a.chunk
+    } else {
+        a.n
+    };
     // Four loads in flight: each thread walks its slice alone.
     let (mut a0, mut a1, mut a2, mut a3) = (R::init(), R::init(), R::init(), R::init());
     // SAFETY: the slice of output o is in bounds per the contract.
@@ -198,7 +264,14 @@ unsafe fn serial<T: Copy, R: Reduction<T>>(x: *const T, out: *mut R::Out, partia
     let mut i = lo;
     while i + 4 <= hi {
         // SAFETY: i + 3 < hi.
-        let v = unsafe { [*p.offset(i as isize * step), *p.offset((i + 1) as isize * step), *p.offset((i + 2) as isize * step), *p.offset((i + 3) as isize * step)] };
+        let v = unsafe {
+            [
+                *p.offset(i as isize * step),
+                *p.offset((i + 1) as isize * step),
+                *p.offset((i + 2) as isize * step),
+                *p.offset((i + 3) as isize * step),
+            ]
+        };
         a0 = R::fold(a0, v[0], i as i64);
         a1 = R::fold(a1, v[1], i as i64 + 1);
         a2 = R::fold(a2, v[2], i as i64 + 2);

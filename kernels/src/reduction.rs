@@ -10,7 +10,7 @@
 //! number of 32-bit words without padding, so warp shuffles and shared memory move it
 //! word by word (`Words`).
 
-use crate::dtype::{c128, c64, Cast};
+use crate::dtype::{Cast, c64, c128};
 #[cfg_attr(not(target_arch = "nvptx64"), allow(unused_imports))]
 use crate::ops::float::Float;
 
@@ -89,7 +89,10 @@ impl Ring for c128 {
     }
     #[inline(always)]
     fn mul(self, o: c128) -> c128 {
-        c128::new(self.re * o.re - self.im * o.im, self.re * o.im + self.im * o.re)
+        c128::new(
+            self.re * o.re - self.im * o.im,
+            self.re * o.im + self.im * o.re,
+        )
     }
 }
 
@@ -274,13 +277,23 @@ impl Moment for f64 {
     type Acc = RealMoments;
     #[inline(always)]
     fn empty() -> RealMoments {
-        RealMoments { n: 0.0, k: 0.0, s1: 0.0, s2: 0.0 }
+        RealMoments {
+            n: 0.0,
+            k: 0.0,
+            s1: 0.0,
+            s2: 0.0,
+        }
     }
     #[inline(always)]
     fn push(a: RealMoments, x: f64) -> RealMoments {
         let k = if a.n == 0.0 { x } else { a.k };
         let d = x - k;
-        RealMoments { n: a.n + 1.0, k, s1: a.s1 + d, s2: a.s2 + d * d }
+        RealMoments {
+            n: a.n + 1.0,
+            k,
+            s1: a.s1 + d,
+            s2: a.s2 + d * d,
+        }
     }
     #[inline(always)]
     fn merge(a: RealMoments, b: RealMoments) -> RealMoments {
@@ -297,11 +310,20 @@ impl Moment for f64 {
         let n = a.n + b.n;
         let s1 = a.s1 + b.s1 + b.n * dk;
         let m2 = Self::m2(a).1 + Self::m2(b).1 + d * d * (a.n * b.n / n);
-        RealMoments { n, k: a.k, s1, s2: m2 + s1 * s1 / n }
+        RealMoments {
+            n,
+            k: a.k,
+            s1,
+            s2: m2 + s1 * s1 / n,
+        }
     }
     #[inline(always)]
     fn m2(a: RealMoments) -> (f64, f64) {
-        if a.n == 0.0 { (0.0, 0.0) } else { (a.n, a.s2 - a.s1 * a.s1 / a.n) }
+        if a.n == 0.0 {
+            (0.0, 0.0)
+        } else {
+            (a.n, a.s2 - a.s1 * a.s1 / a.n)
+        }
     }
 }
 
@@ -322,7 +344,12 @@ impl Moment for c128 {
     #[inline(always)]
     fn empty() -> ComplexMoments {
         let z = c128::new(0.0, 0.0);
-        ComplexMoments { n: 0.0, k: z, s1: z, s2: 0.0 }
+        ComplexMoments {
+            n: 0.0,
+            k: z,
+            s1: z,
+            s2: 0.0,
+        }
     }
     #[inline(always)]
     fn push(a: ComplexMoments, x: c128) -> ComplexMoments {
@@ -350,7 +377,12 @@ impl Moment for c128 {
         let n = a.n + b.n;
         let s1 = c128::new(a.s1.re + b.s1.re + b.n * kr, a.s1.im + b.s1.im + b.n * ki);
         let m2 = Self::m2(a).1 + Self::m2(b).1 + (dr * dr + di * di) * (a.n * b.n / n);
-        ComplexMoments { n, k: a.k, s1, s2: m2 + (s1.re * s1.re + s1.im * s1.im) / n }
+        ComplexMoments {
+            n,
+            k: a.k,
+            s1,
+            s2: m2 + (s1.re * s1.re + s1.im * s1.im) / n,
+        }
     }
     #[inline(always)]
     fn m2(a: ComplexMoments) -> (f64, f64) {
@@ -381,7 +413,10 @@ pub const NO_INDEX: i64 = i64::MAX;
 #[inline(always)]
 fn pick<K: Ordered>(a: ArgAcc<K>, b: ArgAcc<K>, beats: impl Fn(K, K) -> bool) -> ArgAcc<K> {
     let c = beats(a.v, b.v) || (!beats(b.v, a.v) && a.i <= b.i);
-    ArgAcc { i: if c { a.i } else { b.i }, v: K::choose(c, a.v, b.v) }
+    ArgAcc {
+        i: if c { a.i } else { b.i },
+        v: K::choose(c, a.v, b.v),
+    }
 }
 #[inline(always)]
 fn beats_max<K: Ordered>(a: K, b: K) -> bool {
@@ -402,8 +437,25 @@ where
 }
 
 crate::ops::ops!(
-    Sum, Prod, Mean, Min, Max, ArgMin, ArgMax, Any, All, CountNonzero, Var, NanSum, NanProd,
-    NanMean, NanMin, NanMax, NanArgMin, NanArgMax, NanVar
+    Sum,
+    Prod,
+    Mean,
+    Min,
+    Max,
+    ArgMin,
+    ArgMax,
+    Any,
+    All,
+    CountNonzero,
+    Var,
+    NanSum,
+    NanProd,
+    NanMean,
+    NanMin,
+    NanMax,
+    NanArgMin,
+    NanArgMax,
+    NanVar
 );
 
 macro_rules! ring_reduction {
@@ -417,7 +469,11 @@ macro_rules! ring_reduction {
             }
             #[inline(always)]
             fn fold(acc: T::Sum, x: T, _: i64) -> T::Sum {
-                if $skip_nan && x.is_nan() { acc } else { acc.$combine(x.sum()) }
+                if $skip_nan && x.is_nan() {
+                    acc
+                } else {
+                    acc.$combine(x.sum())
+                }
             }
             #[inline(always)]
             fn merge(a: T::Sum, b: T::Sum) -> T::Sum {
@@ -475,15 +531,28 @@ where
     type Out = T::MeanOut;
     #[inline(always)]
     fn init() -> Self::Acc {
-        SumCount { n: 0.0, s: <T::Mean as Ring>::ZERO }
+        SumCount {
+            n: 0.0,
+            s: <T::Mean as Ring>::ZERO,
+        }
     }
     #[inline(always)]
     fn fold(acc: Self::Acc, x: T, _: i64) -> Self::Acc {
-        if x.is_nan() { acc } else { SumCount { n: acc.n + 1.0, s: acc.s.add(x.mean()) } }
+        if x.is_nan() {
+            acc
+        } else {
+            SumCount {
+                n: acc.n + 1.0,
+                s: acc.s.add(x.mean()),
+            }
+        }
     }
     #[inline(always)]
     fn merge(a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        SumCount { n: a.n + b.n, s: a.s.add(b.s) }
+        SumCount {
+            n: a.n + b.n,
+            s: a.s.add(b.s),
+        }
     }
     #[inline(always)]
     fn finish(acc: Self::Acc, _: &Finish) -> T::MeanOut {
@@ -528,11 +597,18 @@ macro_rules! arg_reduction {
             type Out = i64;
             #[inline(always)]
             fn init() -> ArgAcc<T::Key> {
-                ArgAcc { i: NO_INDEX, v: <T::Key as Ordered>::$init }
+                ArgAcc {
+                    i: NO_INDEX,
+                    v: <T::Key as Ordered>::$init,
+                }
             }
             #[inline(always)]
             fn fold(acc: ArgAcc<T::Key>, x: T, i: i64) -> ArgAcc<T::Key> {
-                if $skip_nan && x.is_nan() { acc } else { pick(acc, ArgAcc { i, v: x.key() }, $beats) }
+                if $skip_nan && x.is_nan() {
+                    acc
+                } else {
+                    pick(acc, ArgAcc { i, v: x.key() }, $beats)
+                }
             }
             #[inline(always)]
             fn merge(a: ArgAcc<T::Key>, b: ArgAcc<T::Key>) -> ArgAcc<T::Key> {
@@ -575,9 +651,19 @@ macro_rules! logic_reduction {
         }
     };
 }
-logic_reduction!(Any, u32, bool, 0, |a, x| a | x as u32, |a, b| a | b, |r| r != 0);
-logic_reduction!(All, u32, bool, 1, |a, x| a & x as u32, |a, b| a & b, |r| r != 0);
-logic_reduction!(CountNonzero, i64, i64, 0, |a, x| a + x as i64, |a, b| a + b, |r| r);
+logic_reduction!(Any, u32, bool, 0, |a, x| a | x as u32, |a, b| a | b, |r| r
+    != 0);
+logic_reduction!(All, u32, bool, 1, |a, x| a & x as u32, |a, b| a & b, |r| r
+    != 0);
+logic_reduction!(
+    CountNonzero,
+    i64,
+    i64,
+    0,
+    |a, x| a + x as i64,
+    |a, b| a + b,
+    |r| r
+);
 
 macro_rules! var_reduction {
     ($op:ident, $skip_nan:expr) => {
@@ -590,7 +676,11 @@ macro_rules! var_reduction {
             }
             #[inline(always)]
             fn fold(acc: Self::Acc, x: T, _: i64) -> Self::Acc {
-                if $skip_nan && x.is_nan() { acc } else { T::Moment::push(acc, moment_of(x)) }
+                if $skip_nan && x.is_nan() {
+                    acc
+                } else {
+                    T::Moment::push(acc, moment_of(x))
+                }
             }
             #[inline(always)]
             fn merge(a: Self::Acc, b: Self::Acc) -> Self::Acc {
@@ -602,7 +692,13 @@ macro_rules! var_reduction {
                 // Past the degrees of freedom NumPy's var divides by max(n - ddof, 0), which
                 // gives inf (or NaN), and its nanvar gives NaN.
                 let d = n - f.ddof;
-                let v = if d > 0.0 { m2 / d } else if $skip_nan { f64::NAN } else { m2 / 0.0 };
+                let v = if d > 0.0 {
+                    m2 / d
+                } else if $skip_nan {
+                    f64::NAN
+                } else {
+                    m2 / 0.0
+                };
                 T::var_out(if f.root != 0 { v.sqrt() } else { v })
             }
         }
@@ -628,15 +724,26 @@ mod tests {
         }
         R::finish(R::merge(b, a), f)
     }
-    const F: Finish = Finish { n: 0.0, ddof: 0.0, root: 0, _pad: 0 };
+    const F: Finish = Finish {
+        n: 0.0,
+        ddof: 0.0,
+        root: 0,
+        _pad: 0,
+    };
 
     #[test]
     fn sums_use_numpy_accumulators() {
         assert_eq!(run::<Sum, i8>(&[100, 100, 100], &F), 300i64);
         assert_eq!(run::<Sum, bool>(&[true, true, false], &F), 2i64);
         assert_eq!(run::<Sum, u8>(&[255, 255], &F), 510u64);
-        assert_eq!(run::<Prod, i64>(&[i64::MAX, 2], &F), i64::MAX.wrapping_mul(2));
-        assert_eq!(run::<Sum, f16>(&[1.0f32 as f16; 3000], &F), 3000.0f32 as f16);
+        assert_eq!(
+            run::<Prod, i64>(&[i64::MAX, 2], &F),
+            i64::MAX.wrapping_mul(2)
+        );
+        assert_eq!(
+            run::<Sum, f16>(&[1.0f32 as f16; 3000], &F),
+            3000.0f32 as f16
+        );
         assert!(run::<Sum, f32>(&[1.0, f32::NAN], &F).is_nan());
         assert_eq!(run::<NanSum, f32>(&[1.0, f32::NAN, 2.0], &F), 3.0);
         assert_eq!(run::<NanProd, f64>(&[f64::NAN, 3.0, 2.0], &F), 6.0);
@@ -650,7 +757,14 @@ mod tests {
         assert_eq!(run::<Mean, i32>(&[1, 2, 3, 5], &f), 2.75f64);
         assert_eq!(run::<NanMean, f32>(&[1.0, f32::NAN, 2.0], &F), 1.5);
         assert!(run::<NanMean, f64>(&[f64::NAN], &F).is_nan());
-        let c = run::<NanMean, c128>(&[c128::new(1.0, 2.0), c128::new(3.0, f64::NAN), c128::new(3.0, 4.0)], &F);
+        let c = run::<NanMean, c128>(
+            &[
+                c128::new(1.0, 2.0),
+                c128::new(3.0, f64::NAN),
+                c128::new(3.0, 4.0),
+            ],
+            &F,
+        );
         assert_eq!(c, c128::new(2.0, 3.0));
     }
 
@@ -663,9 +777,15 @@ mod tests {
         assert!(run::<Min, f64>(&[f64::NAN, 1.0], &F).is_nan());
         assert_eq!(run::<NanMax, f32>(&[1.0, f32::NAN, 3.0], &F), 3.0);
         assert!(run::<NanMin, f32>(&[f32::NAN, f32::NAN], &F).is_nan());
-        let m = run::<Max, c64>(&[c64::new(1.0, 9.0), c64::new(2.0, 0.0), c64::new(2.0, -1.0)], &F);
+        let m = run::<Max, c64>(
+            &[c64::new(1.0, 9.0), c64::new(2.0, 0.0), c64::new(2.0, -1.0)],
+            &F,
+        );
         assert_eq!(m, c64::new(2.0, 0.0));
-        assert_eq!(run::<Max, f16>(&[(1.5f32 as f16), (-2.0f32 as f16)], &F), (1.5f32 as f16));
+        assert_eq!(
+            run::<Max, f16>(&[(1.5f32 as f16), (-2.0f32 as f16)], &F),
+            (1.5f32 as f16)
+        );
     }
 
     #[test]
@@ -679,7 +799,13 @@ mod tests {
         assert_eq!(run::<ArgMax, u64>(&[0, u64::MAX, u64::MAX], &F), 1);
         assert_eq!(run::<ArgMin, i64>(&[i64::MIN, 0, i64::MIN], &F), 0);
         assert_eq!(run::<ArgMax, f32>(&[f32::NEG_INFINITY; 3], &F), 0);
-        assert_eq!(run::<ArgMax, c64>(&[c64::new(1.0, 0.0), c64::new(1.0, 2.0), c64::new(0.0, 9.0)], &F), 1);
+        assert_eq!(
+            run::<ArgMax, c64>(
+                &[c64::new(1.0, 0.0), c64::new(1.0, 2.0), c64::new(0.0, 9.0)],
+                &F
+            ),
+            1
+        );
     }
 
     #[test]
@@ -701,7 +827,10 @@ mod tests {
         let sd = run::<Var, f32>(&[1.0, 2.0, 3.0, 4.0], &Finish { root: 1, ..F });
         assert!((sd - 1.25f32.sqrt()).abs() < 1e-7);
         assert!(run::<Var, f64>(&[1.0], &Finish { ddof: 1.0, ..F }).is_nan());
-        assert_eq!(run::<Var, i32>(&[2, 4], &Finish { ddof: 2.0, ..F }), f64::INFINITY);
+        assert_eq!(
+            run::<Var, i32>(&[2, 4], &Finish { ddof: 2.0, ..F }),
+            f64::INFINITY
+        );
         let c = run::<Var, c64>(&[c64::new(1.0, 1.0), c64::new(-1.0, -1.0)], &F);
         assert_eq!(c, 2.0f32);
         assert_eq!(run::<NanVar, f64>(&[1.0, f64::NAN, 3.0], &F), 1.0);

@@ -222,7 +222,9 @@ mod gpu_kernels {
 
     use super::*;
     use crate::dtype::load_pack;
-    use crate::gpu::{Shared, block_idx, grid_dim, shfl_up_words, smem_addr, sync_threads, thread_idx};
+    use crate::gpu::{
+        Shared, block_idx, grid_dim, shfl_up_words, smem_addr, sync_threads, thread_idx,
+    };
 
     /// Runs `$body` with `$j` = 0, 1, ... `$n - 1` as constants (at most 16), so arrays
     /// indexed by `$j` stay in registers (a rolled loop would index them at run time,
@@ -584,7 +586,11 @@ mod gpu_kernels {
                 let peers = match_any(d);
                 let lower = (peers & ((1u32 << lane) - 1)).count_ones();
                 let a = smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4);
-                let c = if valid { unsafe { u32::ld_shared(a) } } else { 0 };
+                let c = if valid {
+                    unsafe { u32::ld_shared(a) }
+                } else {
+                    0
+                };
                 sync_warp();
                 if valid && lower == 0 {
                     unsafe { u32::st_shared(a, c + peers.count_ones()) };
@@ -628,8 +634,8 @@ mod gpu_kernels {
                 if r != u32::MAX {
                     let d = r >> 16;
                     unsafe {
-                        let pos =
-                            u32::ld_shared(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4)) + (r & 0xffff);
+                        let pos = u32::ld_shared(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4))
+                            + (r & 0xffff);
                         if with_keys {
                             st_item(smem_addr(SMEM_STAGE + pos * size), vals[j]);
                         }
@@ -661,8 +667,8 @@ mod gpu_kernels {
                         0
                     };
                     let d = digit_of(p, v, x);
-                    let pos =
-                        unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
+                    let pos = unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }
+                        .wrapping_add(i) as usize;
                     // SAFETY: pos < n (the scanned counts place every value inside the output).
                     unsafe {
                         if !keys_out.is_null() {

@@ -97,6 +97,16 @@ pub fn matmul_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
     };
 
     if let Some(o) = out {
+        // NumPy's gufunc loop broadcasts against `out` too: extra leading axes of `out`
+        // (or length-1 batch axes it widens) receive copies of the product.
+        if o.shape() != shape
+            && broadcast_shapes(&[&shape, o.shape()]).is_ok_and(|s| s == o.shape())
+        {
+            check_out(o, o.shape(), dtype)?;
+            let r = matmul_out(a, b, None)?;
+            cast_into(&r.broadcast_to(o.shape())?, o)?;
+            return Ok(o.clone());
+        }
         check_out(o, &shape, dtype)?;
     }
     let tc = a.device().kernels()?.has_tensor_cores();

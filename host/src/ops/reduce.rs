@@ -240,7 +240,10 @@ fn run(
     let grid = match p.kernel {
         Kernel::Block if p.warp_per_output => (grid_x(p.outputs.div_ceil(WARPS))?, 1),
         Kernel::Block => (grid_x(p.outputs * p.splits)?, 1),
-        Kernel::Serial => (grid_x(p.outputs.div_ceil(REDUCE_BLOCK as u64))?, p.splits as u32),
+        Kernel::Serial => (
+            grid_x(p.outputs.div_ceil(REDUCE_BLOCK as u64))?,
+            p.splits as u32,
+        ),
     };
     let f = match p.kernel {
         Kernel::Block => block,
@@ -351,7 +354,10 @@ mod tests {
         assert!(p.splits * p.chunk >= 1 << 26 && (p.splits - 1) * p.chunk < 1 << 26);
         // sum(axis=1) of 8192 x 8192: a block per row, no split.
         let p = plan_for(132, 8192, 8192, 1, true, 4);
-        assert_eq!((p.kernel, p.splits, p.warp_per_output), (Kernel::Block, 1, false));
+        assert_eq!(
+            (p.kernel, p.splits, p.warp_per_output),
+            (Kernel::Block, 1, false)
+        );
         // Many short rows: a warp each.
         let p = plan_for(132, 100, 1 << 20, 1, false, 4);
         assert!(p.warp_per_output);

@@ -4,12 +4,34 @@
 
 use super::{binary, ops, unary};
 
-ops!(BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift);
+ops!(
+    BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift
+);
 
-binary!(BitwiseAnd, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a, b| a & b);
-binary!(BitwiseOr, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a, b| a | b);
-binary!(BitwiseXor, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a, b| a ^ b);
-unary!(Invert, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a| !a);
+binary!(
+    BitwiseAnd,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a, b| a & b
+);
+binary!(
+    BitwiseOr,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a, b| a | b
+);
+binary!(
+    BitwiseXor,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a, b| a ^ b
+);
+unary!(
+    Invert,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a| !a
+);
 
 macro_rules! shifts {
     ($($t:ty),*) => { $(

@@ -3,26 +3,62 @@
 //! any comparison with a NaN is false except `!=`.
 
 use super::{binary, ops, unary};
-use crate::dtype::{c128, c64};
+use crate::dtype::{c64, c128};
 
 ops!(Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual);
 ops!(LogicalAnd, LogicalOr, LogicalXor, LogicalNot);
 ops!(Maximum, Minimum, Fmax, Fmin);
 ops!(Isnan, Isinf, Isfinite, Signbit);
 
-binary!(Equal, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64], |a, b| a == b);
-binary!(NotEqual, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64], |a, b| a != b);
-binary!(Less, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64], |a, b| a < b);
-binary!(LessEqual, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64], |a, b| a <= b);
-binary!(Greater, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64], |a, b| a > b);
-binary!(GreaterEqual, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64], |a, b| a >= b);
+binary!(
+    Equal,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64],
+    |a, b| a == b
+);
+binary!(
+    NotEqual,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64],
+    |a, b| a != b
+);
+binary!(
+    Less,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64],
+    |a, b| a < b
+);
+binary!(
+    LessEqual,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64],
+    |a, b| a <= b
+);
+binary!(
+    Greater,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64],
+    |a, b| a > b
+);
+binary!(
+    GreaterEqual,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64],
+    |a, b| a >= b
+);
 
-binary!(Equal, bool, [c64, c128], |a, b| a.re == b.re && a.im == b.im);
-binary!(NotEqual, bool, [c64, c128], |a, b| !(a.re == b.re && a.im == b.im));
-binary!(Less, bool, [c64, c128], |a, b| a.re < b.re || (a.re == b.re && a.im < b.im));
-binary!(LessEqual, bool, [c64, c128], |a, b| a.re < b.re || (a.re == b.re && a.im <= b.im));
-binary!(Greater, bool, [c64, c128], |a, b| a.re > b.re || (a.re == b.re && a.im > b.im));
-binary!(GreaterEqual, bool, [c64, c128], |a, b| a.re > b.re || (a.re == b.re && a.im >= b.im));
+binary!(Equal, bool, [c64, c128], |a, b| a.re == b.re
+    && a.im == b.im);
+binary!(NotEqual, bool, [c64, c128], |a, b| !(a.re == b.re
+    && a.im == b.im));
+binary!(Less, bool, [c64, c128], |a, b| a.re < b.re
+    || (a.re == b.re && a.im < b.im));
+binary!(LessEqual, bool, [c64, c128], |a, b| a.re < b.re
+    || (a.re == b.re && a.im <= b.im));
+binary!(Greater, bool, [c64, c128], |a, b| a.re > b.re
+    || (a.re == b.re && a.im > b.im));
+binary!(GreaterEqual, bool, [c64, c128], |a, b| a.re > b.re
+    || (a.re == b.re && a.im >= b.im));
 
 /// Truth of a value, as `bool(x)` in NumPy.
 pub trait Truth: Copy {
@@ -65,16 +101,56 @@ all_types!(binary, LogicalOr, bool, |a, b| a.truth() || b.truth());
 all_types!(binary, LogicalXor, bool, |a, b| a.truth() != b.truth());
 all_types!(unary, LogicalNot, bool, |a| !a.truth());
 
-binary!(Maximum, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a, b| if a >= b { a } else { b });
-binary!(Minimum, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a, b| if a <= b { a } else { b });
-binary!(Fmax, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a, b| if a >= b { a } else { b });
-binary!(Fmin, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a, b| if a <= b { a } else { b });
+binary!(
+    Maximum,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a, b| if a >= b { a } else { b }
+);
+binary!(
+    Minimum,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a, b| if a <= b { a } else { b }
+);
+binary!(
+    Fmax,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a, b| if a >= b { a } else { b }
+);
+binary!(
+    Fmin,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a, b| if a <= b { a } else { b }
+);
 // NaN-propagating: a NaN on either side wins.
-binary!(Maximum, Self, [f16, f32, f64], |a, b| if a >= b || a.is_nan() { a } else { b });
-binary!(Minimum, Self, [f16, f32, f64], |a, b| if a <= b || a.is_nan() { a } else { b });
+binary!(
+    Maximum,
+    Self,
+    [f16, f32, f64],
+    |a, b| if a >= b || a.is_nan() { a } else { b }
+);
+binary!(
+    Minimum,
+    Self,
+    [f16, f32, f64],
+    |a, b| if a <= b || a.is_nan() { a } else { b }
+);
 // NaN-ignoring: a NaN loses unless both are NaN.
-binary!(Fmax, Self, [f16, f32, f64], |a, b| if a >= b || b.is_nan() { a } else { b });
-binary!(Fmin, Self, [f16, f32, f64], |a, b| if a <= b || b.is_nan() { a } else { b });
+binary!(
+    Fmax,
+    Self,
+    [f16, f32, f64],
+    |a, b| if a >= b || b.is_nan() { a } else { b }
+);
+binary!(
+    Fmin,
+    Self,
+    [f16, f32, f64],
+    |a, b| if a <= b || b.is_nan() { a } else { b }
+);
 
 #[inline(always)]
 fn cnan<T: Cx>(a: T) -> bool {
@@ -120,20 +196,53 @@ fn cle<T: Cx>(a: T, b: T) -> bool {
     let ((ar, ai), (br, bi)) = (a.parts(), b.parts());
     ar < br || (ar == br && ai <= bi)
 }
-binary!(Maximum, Self, [c64, c128], |a, b| if cge(a, b) || cnan(a) { a } else { b });
-binary!(Minimum, Self, [c64, c128], |a, b| if cle(a, b) || cnan(a) { a } else { b });
-binary!(Fmax, Self, [c64, c128], |a, b| if cge(a, b) || cnan(b) { a } else { b });
-binary!(Fmin, Self, [c64, c128], |a, b| if cle(a, b) || cnan(b) { a } else { b });
+binary!(Maximum, Self, [c64, c128], |a, b| if cge(a, b) || cnan(a) {
+    a
+} else {
+    b
+});
+binary!(Minimum, Self, [c64, c128], |a, b| if cle(a, b) || cnan(a) {
+    a
+} else {
+    b
+});
+binary!(Fmax, Self, [c64, c128], |a, b| if cge(a, b) || cnan(b) {
+    a
+} else {
+    b
+});
+binary!(Fmin, Self, [c64, c128], |a, b| if cle(a, b) || cnan(b) {
+    a
+} else {
+    b
+});
 
-unary!(Isnan, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |_a| false);
-unary!(Isinf, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |_a| false);
-unary!(Isfinite, bool, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |_a| true);
+unary!(
+    Isnan,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |_a| false
+);
+unary!(
+    Isinf,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |_a| false
+);
+unary!(
+    Isfinite,
+    bool,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |_a| true
+);
 unary!(Isnan, bool, [f16, f32, f64], |a| a.is_nan());
 unary!(Isinf, bool, [f16, f32, f64], |a| a.is_infinite());
 unary!(Isfinite, bool, [f16, f32, f64], |a| a.is_finite());
 unary!(Isnan, bool, [c64, c128], |a| a.re.is_nan() || a.im.is_nan());
-unary!(Isinf, bool, [c64, c128], |a| a.re.is_infinite() || a.im.is_infinite());
-unary!(Isfinite, bool, [c64, c128], |a| a.re.is_finite() && a.im.is_finite());
+unary!(Isinf, bool, [c64, c128], |a| a.re.is_infinite()
+    || a.im.is_infinite());
+unary!(Isfinite, bool, [c64, c128], |a| a.re.is_finite()
+    && a.im.is_finite());
 unary!(Signbit, bool, [f16, f32, f64], |a| a.is_sign_negative());
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! branches of log and sqrt), computed with the libdevice real functions.
 
 use super::float::{Float, Float2};
-use crate::dtype::{c128, c64};
+use crate::dtype::{c64, c128};
 
 /// The real type under a complex type, and the two conversions.
 pub trait Complex: Copy {
@@ -63,7 +63,10 @@ pub fn sub<C: Complex>(a: C, b: C) -> C {
 }
 #[inline(always)]
 pub fn mul<C: Complex>(a: C, b: C) -> C {
-    C::new(a.re() * b.re() - a.im() * b.im(), a.re() * b.im() + a.im() * b.re())
+    C::new(
+        a.re() * b.re() - a.im() * b.im(),
+        a.re() * b.im() + a.im() * b.re(),
+    )
 }
 #[inline(always)]
 pub fn neg<C: Complex>(a: C) -> C {
@@ -177,7 +180,11 @@ pub fn pow<C: Complex>(a: C, b: C) -> C {
     }
     if a.re() == C::ZERO && a.im() == C::ZERO {
         // As the C library's cpow, which NumPy calls: 0 for a positive real part.
-        return if b.re() > C::ZERO { C::new(C::ZERO, C::ZERO) } else { C::new(C::ZERO / C::ZERO, C::ZERO / C::ZERO) };
+        return if b.re() > C::ZERO {
+            C::new(C::ZERO, C::ZERO)
+        } else {
+            C::new(C::ZERO / C::ZERO, C::ZERO / C::ZERO)
+        };
     }
     if b.im() == C::ZERO && b.re() == b.re().trunc() && b.re().abs() <= C::real(256.0) {
         // |b| <= 256: binary powering, as npymath does for |n| < 100.
@@ -250,7 +257,8 @@ mod tests {
     use super::*;
 
     fn close(a: c128, b: c128) -> bool {
-        (a.re - b.re).abs() <= 1e-12 * (1.0 + b.re.abs()) && (a.im - b.im).abs() <= 1e-12 * (1.0 + b.im.abs())
+        (a.re - b.re).abs() <= 1e-12 * (1.0 + b.re.abs())
+            && (a.im - b.im).abs() <= 1e-12 * (1.0 + b.im.abs())
     }
 
     #[test]

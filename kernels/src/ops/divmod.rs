@@ -6,9 +6,17 @@
 use super::complex as cx;
 use super::float::{Float, Float2};
 use super::{binary, ops, unary};
-use crate::dtype::{c128, c64};
+use crate::dtype::{c64, c128};
 
-ops!(FloorDivide, Remainder, Fmod, Power, FloatPower, Reciprocal, Sign);
+ops!(
+    FloorDivide,
+    Remainder,
+    Fmod,
+    Power,
+    FloatPower,
+    Reciprocal,
+    Sign
+);
 
 macro_rules! signed_divmod {
     ($($t:ty),*) => { $(
@@ -48,9 +56,21 @@ macro_rules! signed_divmod {
 }
 signed_divmod!(i8, i16, i32, i64);
 
-binary!(FloorDivide, Self, [u8, u16, u32, u64], |a, b| if b == 0 { 0 } else { a / b });
-binary!(Remainder, Self, [u8, u16, u32, u64], |a, b| if b == 0 { 0 } else { a % b });
-binary!(Fmod, Self, [u8, u16, u32, u64], |a, b| if b == 0 { 0 } else { a % b });
+binary!(FloorDivide, Self, [u8, u16, u32, u64], |a, b| if b == 0 {
+    0
+} else {
+    a / b
+});
+binary!(Remainder, Self, [u8, u16, u32, u64], |a, b| if b == 0 {
+    0
+} else {
+    a % b
+});
+binary!(Fmod, Self, [u8, u16, u32, u64], |a, b| if b == 0 {
+    0
+} else {
+    a % b
+});
 
 /// NumPy's `npy_divmod`: (floor quotient, remainder with the divisor's sign).
 #[inline(always)]
@@ -92,11 +112,25 @@ macro_rules! consts {
 consts!(f32, f64);
 
 binary!(FloorDivide, Self, [f32, f64], |a, b| float_divmod(a, b).0);
-binary!(Remainder, Self, [f32, f64], |a, b| if b == 0.0 { a.fmod(b) } else { float_divmod(a, b).1 });
+binary!(Remainder, Self, [f32, f64], |a, b| if b == 0.0 {
+    a.fmod(b)
+} else {
+    float_divmod(a, b).1
+});
 binary!(Fmod, Self, [f32, f64], |a, b| a.fmod(b));
 // float16 through float32: every half value and quotient is exact there.
-binary!(FloorDivide, Self, [f16], |a, b| float_divmod(a as f32, b as f32).0 as f16);
-binary!(Remainder, Self, [f16], |a, b| <Remainder as super::BinaryOp<f32>>::apply(a as f32, b as f32) as f16);
+binary!(
+    FloorDivide,
+    Self,
+    [f16],
+    |a, b| float_divmod(a as f32, b as f32).0 as f16
+);
+binary!(
+    Remainder,
+    Self,
+    [f16],
+    |a, b| <Remainder as super::BinaryOp<f32>>::apply(a as f32, b as f32) as f16
+);
 binary!(Fmod, Self, [f16], |a, b| (a as f32).fmod(b as f32) as f16);
 
 macro_rules! int_power {
@@ -132,18 +166,41 @@ binary!(Power, Self, [c64, c128], |a, b| cx::pow(a, b));
 binary!(FloatPower, Self, [f64], |a, b| a.powf(b));
 binary!(FloatPower, Self, [c128], |a, b| cx::pow(a, b));
 
-unary!(Reciprocal, Self, [i8, i16, i32, i64, u8, u16, u32, u64], |a| if a == 0 { 0 } else { 1 / a });
+unary!(
+    Reciprocal,
+    Self,
+    [i8, i16, i32, i64, u8, u16, u32, u64],
+    |a| if a == 0 { 0 } else { 1 / a }
+);
 unary!(Reciprocal, Self, [f16, f32, f64], |a| 1.0 / a);
 unary!(Reciprocal, c64, [c64], |a| cx::div(c64::new(1.0, 0.0), a));
-unary!(Reciprocal, c128, [c128], |a| cx::div(c128::new(1.0, 0.0), a));
+unary!(Reciprocal, c128, [c128], |a| cx::div(
+    c128::new(1.0, 0.0),
+    a
+));
 
 unary!(Sign, Self, [i8, i16, i32, i64], |a| a.signum());
 unary!(Sign, Self, [u8, u16, u32, u64], |a| (a > 0) as _);
-unary!(Sign, Self, [f16, f32, f64], |a| if a > 0.0 { 1.0 } else if a < 0.0 { -1.0 } else if a == 0.0 { 0.0 } else { a });
+unary!(Sign, Self, [f16, f32, f64], |a| if a > 0.0 {
+    1.0
+} else if a < 0.0 {
+    -1.0
+} else if a == 0.0 {
+    0.0
+} else {
+    a
+});
 // NumPy 2: z / |z|, and 0 for 0.
 unary!(Sign, Self, [c64, c128], |a| {
     let r = cx::abs(a);
-    if r == 0.0 { a } else { let mut z = a; z.re = a.re / r; z.im = a.im / r; z }
+    if r == 0.0 {
+        a
+    } else {
+        let mut z = a;
+        z.re = a.re / r;
+        z.im = a.im / r;
+        z
+    }
 });
 
 #[cfg(test)]
@@ -170,7 +227,12 @@ mod tests {
     #[test]
     fn float_divmod_matches_python() {
         // (a, b, a // b, a % b) as Python computes them.
-        let cases = [(7.5, 2.0, 3.0, 1.5), (-7.5, 2.0, -4.0, 0.5), (7.5, -2.0, -4.0, -0.5), (1.0, 0.1, 9.0, 0.09999999999999995)];
+        let cases = [
+            (7.5, 2.0, 3.0, 1.5),
+            (-7.5, 2.0, -4.0, 0.5),
+            (7.5, -2.0, -4.0, -0.5),
+            (1.0, 0.1, 9.0, 0.09999999999999995),
+        ];
         for (a, b, q, r) in cases {
             assert_eq!(bin::<FloorDivide, f64>(a, b), q);
             assert_eq!(bin::<Remainder, f64>(a, b), r);

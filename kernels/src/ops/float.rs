@@ -107,7 +107,34 @@ macro_rules! half_via_f32 {
         #[inline(always)] fn $name(self) -> f16 { Float::$name(self as f32) as f16 }
     )* } };
 }
-half_via_f32!(sqrt, cbrt, exp, exp2, exp_m1, ln, log2, log10, ln_1p, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, floor, ceil, trunc, abs, round_ties_even);
+half_via_f32!(
+    sqrt,
+    cbrt,
+    exp,
+    exp2,
+    exp_m1,
+    ln,
+    log2,
+    log10,
+    ln_1p,
+    sin,
+    cos,
+    tan,
+    asin,
+    acos,
+    atan,
+    sinh,
+    cosh,
+    tanh,
+    asinh,
+    acosh,
+    atanh,
+    floor,
+    ceil,
+    trunc,
+    abs,
+    round_ties_even
+);
 
 impl Float2 for f16 {
     #[inline(always)]
@@ -135,7 +162,11 @@ impl Float2 for f16 {
             return f16::from_bits(1 | (y.to_bits() & 0x8000));
         }
         let up = (y > self) == (self > 0.0);
-        f16::from_bits(if up { self.to_bits() + 1 } else { self.to_bits() - 1 })
+        f16::from_bits(if up {
+            self.to_bits() + 1
+        } else {
+            self.to_bits() - 1
+        })
     }
     #[inline(always)]
     fn fmod(self, y: f16) -> f16 {
@@ -161,28 +192,56 @@ mod host2 {
     macro_rules! host2 {
         ($t:ty, $bits:ty) => {
             impl Host2 for $t {
-                fn atan2_(self, y: $t) -> $t { self.atan2(y) }
-                fn hypot_(self, y: $t) -> $t { self.hypot(y) }
-                fn copysign_(self, y: $t) -> $t { self.copysign(y) }
+                fn atan2_(self, y: $t) -> $t {
+                    self.atan2(y)
+                }
+                fn hypot_(self, y: $t) -> $t {
+                    self.hypot(y)
+                }
+                fn copysign_(self, y: $t) -> $t {
+                    self.copysign(y)
+                }
                 fn nextafter_(self, y: $t) -> $t {
-                    if self.is_nan() || y.is_nan() { return <$t>::NAN; }
-                    if self == y { return y; }
-                    if self == 0.0 { return <$t>::from_bits(1).copysign(y); }
+                    if self.is_nan() || y.is_nan() {
+                        return <$t>::NAN;
+                    }
+                    if self == y {
+                        return y;
+                    }
+                    if self == 0.0 {
+                        return <$t>::from_bits(1).copysign(y);
+                    }
                     let up = (y > self) == (self > 0.0);
                     let b = self.to_bits();
                     <$t>::from_bits(if up { b + 1 } else { b - 1 })
                 }
-                fn fmod_(self, y: $t) -> $t { self % y }
-                fn powf_(self, y: $t) -> $t { self.powf(y) }
+                fn fmod_(self, y: $t) -> $t {
+                    self % y
+                }
+                fn powf_(self, y: $t) -> $t {
+                    self.powf(y)
+                }
             }
         };
     }
     host2!(f32, u32);
     host2!(f64, u64);
-    pub fn atan2<T: Host2>(a: T, b: T) -> T { a.atan2_(b) }
-    pub fn hypot<T: Host2>(a: T, b: T) -> T { a.hypot_(b) }
-    pub fn copysign<T: Host2>(a: T, b: T) -> T { a.copysign_(b) }
-    pub fn nextafter<T: Host2>(a: T, b: T) -> T { a.nextafter_(b) }
-    pub fn fmod<T: Host2>(a: T, b: T) -> T { a.fmod_(b) }
-    pub fn powf<T: Host2>(a: T, b: T) -> T { a.powf_(b) }
+    pub fn atan2<T: Host2>(a: T, b: T) -> T {
+        a.atan2_(b)
+    }
+    pub fn hypot<T: Host2>(a: T, b: T) -> T {
+        a.hypot_(b)
+    }
+    pub fn copysign<T: Host2>(a: T, b: T) -> T {
+        a.copysign_(b)
+    }
+    pub fn nextafter<T: Host2>(a: T, b: T) -> T {
+        a.nextafter_(b)
+    }
+    pub fn fmod<T: Host2>(a: T, b: T) -> T {
+        a.fmod_(b)
+    }
+    pub fn powf<T: Host2>(a: T, b: T) -> T {
+        a.powf_(b)
+    }
 }

@@ -4,11 +4,15 @@
 use super::complex as cx;
 use super::float::{Float, Float2};
 use super::{binary, ops, unary};
-use crate::dtype::{c128, c64};
+use crate::dtype::{c64, c128};
 
 ops!(Sqrt, Cbrt, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p);
-ops!(Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Arcsinh, Arccosh, Arctanh);
-ops!(Floor, Ceil, Trunc, Rint, Deg2rad, Rad2deg, Arctan2, Hypot, Copysign, Nextafter);
+ops!(
+    Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Arcsinh, Arccosh, Arctanh
+);
+ops!(
+    Floor, Ceil, Trunc, Rint, Deg2rad, Rad2deg, Arctan2, Hypot, Copysign, Nextafter
+);
 
 macro_rules! real_fn {
     ($($op:ident => $f:ident),* $(,)?) => { $( unary!($op, Self, [f16, f32, f64], |a| Float::$f(a)); )* };
@@ -22,11 +26,31 @@ real_fn! {
 }
 
 // Rounding an integer or bool is the identity (NumPy 2 keeps the dtype).
-unary!(Floor, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a| a);
-unary!(Ceil, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a| a);
-unary!(Trunc, Self, [bool, i8, i16, i32, i64, u8, u16, u32, u64], |a| a);
+unary!(
+    Floor,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a| a
+);
+unary!(
+    Ceil,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a| a
+);
+unary!(
+    Trunc,
+    Self,
+    [bool, i8, i16, i32, i64, u8, u16, u32, u64],
+    |a| a
+);
 
-unary!(Rint, Self, [c64, c128], |a| { let mut z = a; z.re = a.re.round_ties_even(); z.im = a.im.round_ties_even(); z });
+unary!(Rint, Self, [c64, c128], |a| {
+    let mut z = a;
+    z.re = a.re.round_ties_even();
+    z.im = a.im.round_ties_even();
+    z
+});
 unary!(Sqrt, Self, [c64, c128], |a| cx::sqrt(a));
 unary!(Exp, Self, [c64, c128], |a| cx::exp(a));
 unary!(Log, Self, [c64, c128], |a| cx::log(a));
@@ -43,26 +67,71 @@ unary!(Arcsinh, Self, [c64, c128], |a| cx::asinh(a));
 unary!(Arccosh, Self, [c64, c128], |a| cx::acosh(a));
 unary!(Arctanh, Self, [c64, c128], |a| cx::atanh(a));
 // 2^z = exp(z ln 2); expm1 and log1p through exp/log (NumPy's own complex fallbacks).
-unary!(Exp2, Self, [c64], |a| cx::exp(cx::mul(a, c64::new(core::f32::consts::LN_2, 0.0))));
-unary!(Exp2, Self, [c128], |a| cx::exp(cx::mul(a, c128::new(core::f64::consts::LN_2, 0.0))));
-unary!(Expm1, Self, [c64, c128], |a| { let e = cx::exp(a); let mut z = e; z.re = e.re - 1.0; z });
-unary!(Log1p, Self, [c64, c128], |a| { let mut z = a; z.re = a.re + 1.0; cx::log(z) });
-unary!(Log2, Self, [c64], |a| cx::div(cx::log(a), c64::new(core::f32::consts::LN_2, 0.0)));
-unary!(Log2, Self, [c128], |a| cx::div(cx::log(a), c128::new(core::f64::consts::LN_2, 0.0)));
-unary!(Log10, Self, [c64], |a| cx::div(cx::log(a), c64::new(core::f32::consts::LN_10, 0.0)));
-unary!(Log10, Self, [c128], |a| cx::div(cx::log(a), c128::new(core::f64::consts::LN_10, 0.0)));
+unary!(Exp2, Self, [c64], |a| cx::exp(cx::mul(
+    a,
+    c64::new(core::f32::consts::LN_2, 0.0)
+)));
+unary!(Exp2, Self, [c128], |a| cx::exp(cx::mul(
+    a,
+    c128::new(core::f64::consts::LN_2, 0.0)
+)));
+unary!(Expm1, Self, [c64, c128], |a| {
+    let e = cx::exp(a);
+    let mut z = e;
+    z.re = e.re - 1.0;
+    z
+});
+unary!(Log1p, Self, [c64, c128], |a| {
+    let mut z = a;
+    z.re = a.re + 1.0;
+    cx::log(z)
+});
+unary!(Log2, Self, [c64], |a| cx::div(
+    cx::log(a),
+    c64::new(core::f32::consts::LN_2, 0.0)
+));
+unary!(Log2, Self, [c128], |a| cx::div(
+    cx::log(a),
+    c128::new(core::f64::consts::LN_2, 0.0)
+));
+unary!(Log10, Self, [c64], |a| cx::div(
+    cx::log(a),
+    c64::new(core::f32::consts::LN_10, 0.0)
+));
+unary!(Log10, Self, [c128], |a| cx::div(
+    cx::log(a),
+    c128::new(core::f64::consts::LN_10, 0.0)
+));
 
-unary!(Deg2rad, Self, [f16], |a| ((a as f32) * (core::f32::consts::PI / 180.0)) as f16);
-unary!(Deg2rad, Self, [f32], |a| a * (core::f32::consts::PI / 180.0));
-unary!(Deg2rad, Self, [f64], |a| a * (core::f64::consts::PI / 180.0));
-unary!(Rad2deg, Self, [f16], |a| ((a as f32) * (180.0 / core::f32::consts::PI)) as f16);
-unary!(Rad2deg, Self, [f32], |a| a * (180.0 / core::f32::consts::PI));
-unary!(Rad2deg, Self, [f64], |a| a * (180.0 / core::f64::consts::PI));
+unary!(
+    Deg2rad,
+    Self,
+    [f16],
+    |a| ((a as f32) * (core::f32::consts::PI / 180.0)) as f16
+);
+unary!(Deg2rad, Self, [f32], |a| a
+    * (core::f32::consts::PI / 180.0));
+unary!(Deg2rad, Self, [f64], |a| a
+    * (core::f64::consts::PI / 180.0));
+unary!(
+    Rad2deg,
+    Self,
+    [f16],
+    |a| ((a as f32) * (180.0 / core::f32::consts::PI)) as f16
+);
+unary!(Rad2deg, Self, [f32], |a| a
+    * (180.0 / core::f32::consts::PI));
+unary!(Rad2deg, Self, [f64], |a| a
+    * (180.0 / core::f64::consts::PI));
 
 binary!(Arctan2, Self, [f16, f32, f64], |a, b| Float2::atan2(a, b));
 binary!(Hypot, Self, [f16, f32, f64], |a, b| Float2::hypot(a, b));
-binary!(Copysign, Self, [f16, f32, f64], |a, b| Float2::copysign(a, b));
-binary!(Nextafter, Self, [f16, f32, f64], |a, b| Float2::nextafter(a, b));
+binary!(Copysign, Self, [f16, f32, f64], |a, b| Float2::copysign(
+    a, b
+));
+binary!(Nextafter, Self, [f16, f32, f64], |a, b| Float2::nextafter(
+    a, b
+));
 
 #[cfg(test)]
 mod tests {
