@@ -54,7 +54,7 @@ pub struct Gemm {
 /// - `rows` (for `a_col == 1`, rows contiguous): one warp a row, lanes walk `p` and the
 ///   warp sums with shuffles; blocks of [`GEMV_THREADS`] threads take 8 rows each.
 /// - `cols` (any other layout; coalesced when `a_row == 1`): a lane a row, 32 rows a
-///   block, the block's 8 warps splitting `p`; `GEMV_COLS_SMEM` bytes of shared memory
+///   block of [`GEMV_COLS_THREADS`], its warps splitting `p`; `GEMV_COLS_SMEM` bytes of shared memory
 ///   per element byte.
 ///
 /// Grid `(blocks, batch)`; `batch <= 65535` a launch.
@@ -75,8 +75,13 @@ pub struct Gemv {
 /// Threads of a GEMV block.
 pub const GEMV_THREADS: u32 = 256;
 
-/// Shared memory of the `cols` GEMV variant, per byte of element.
-pub const GEMV_COLS_SMEM: u32 = GEMV_THREADS;
+/// Threads of a `cols` GEMV block: its warps split `p`, and a 32-row block grid is small
+/// (256 blocks for 8192 rows), so each block brings many warps to keep enough loads in
+/// flight to stream the matrix at memory speed.
+pub const GEMV_COLS_THREADS: u32 = 512;
+
+/// Shared memory of the `cols` GEMV variant, per byte of element: a partial sum per thread.
+pub const GEMV_COLS_SMEM: u32 = GEMV_COLS_THREADS;
 
 /// Blocks of a GEMV launch for `m` rows, per batch entry: 8 rows a block for `rows` (a
 /// warp each), 32 for `cols` (a lane each).

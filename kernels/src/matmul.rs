@@ -21,8 +21,8 @@ use core::arch::asm;
 
 use crate::dtype::{c64, c128};
 use crate::gemm::{
-    self, C64_TILES, C128_TILES, F32_TILES, F64_TILES, GEMV_THREADS, Gemm, Gemv, SplitSum, Tile,
-    U32_TILES, U64_TILES,
+    self, C64_TILES, C128_TILES, F32_TILES, F64_TILES, GEMV_COLS_THREADS, GEMV_THREADS, Gemm, Gemv,
+    SplitSum, Tile, U32_TILES, U64_TILES,
 };
 use crate::gpu::{
     Shared, block_idx, block_idx_y, block_idx_z, grid_stride, shfl_down_words, smem_addr,
@@ -669,21 +669,21 @@ unsafe fn gemv_rows<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
 
 /// `cols` variant (any layout; meant for `a_row == 1`, as in `x @ A` with a row-major
 /// `A`): block `b` takes rows `32*b ..` with lane `l` on row `32*b + l`, so a warp reads 32
-/// consecutive elements of a column; the block's 8 warps split `p` (warp `w` takes
-/// `p = w, w + 8, ...`) and add their partial sums through shared memory
-/// (`8*32*size_of::<T>()` bytes), which gives 8 times the blocks of a thread a row.
+/// consecutive elements of a column; the block's `WARPS` warps split `p` (warp `w` takes
+/// `p = w, w + WARPS, ...`) and add their partial sums through shared memory
+/// (`GEMV_COLS_THREADS * size_of::<T>()` bytes).
 ///
 /// # Safety
-/// As for `gemv_rows`, with `GEMV_THREADS` threads and the shared memory above.
+/// As for `gemv_rows`, with `GEMV_COLS_THREADS` threads and the shared memory above.
 #[inline(always)]
 unsafe fn gemv_cols<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
-    const WARPS: u32 = GEMV_THREADS / 32;
+    const WARPS: u32 = GEMV_COLS_THREADS / 32;
     let z = block_idx_y() as i64;
     let lane = thread_idx() % 32;
     let warp = thread_idx() / 32;
     let row = block_idx() * 32 + lane;
     // Eight loads in flight per thread (eight partial sums): a grid of 32-row blocks is
-    // small (256 blocks for 8192 rows), so each warp must keep more bytes in flight.
+    // small, so each warp must keep more bytes in flight.
     let mut acc = [T::ZERO; 8];
     if row < g.m {
         let a = a.wrapping_offset((z * g.a_batch + row as i64 * g.a_row) as isize);
@@ -715,15 +715,15 @@ unsafe fn gemv_cols<T: Vector>(g: Gemv, a: *const T, x: *const T, y: *mut T) {
     }
     let part = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
     let size = size_of::<T>() as u32;
-    // SAFETY: slot (warp, lane) of the 8x32 the host provides.
+    // SAFETY: slot (warp, lane) of the WARPS x 32 the host provides.
     unsafe { <T as Shared>::st_shared(smem_addr((warp * 32 + lane) * size), part) };
     sync_threads();
     if warp == 0 && row < g.m {
         let mut v = T::ZERO;
-        unroll!(w in 0..8 => {
+        for w in 0..WARPS {
             // SAFETY: written above, before the barrier.
-            v = v + unsafe { <T as Shared>::ld_shared(smem_addr((w as u32 * 32 + lane) * size)) };
-        });
+            v = v + unsafe { <T as Shared>::ld_shared(smem_addr((w * 32 + lane) * size)) };
+        }
         // SAFETY: (z, row) is inside y.
         unsafe { *y.wrapping_offset((z * g.y_batch + row as i64 * g.y_inc) as isize) = v };
     }

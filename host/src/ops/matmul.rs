@@ -18,8 +18,8 @@
 //!   (compute capability 8.0+) and the layout allows.
 
 use gpupy_kernels::gemm::{
-    self, GEMV_COLS_SMEM, GEMV_THREADS, Gemm, Gemv, SIMT_KINDS, SplitSum, Tile, choose_tile,
-    gemv_blocks,
+    self, GEMV_COLS_SMEM, GEMV_COLS_THREADS, GEMV_THREADS, Gemm, Gemv, SIMT_KINDS, SplitSum, Tile,
+    choose_tile, gemv_blocks,
 };
 use gpupy_kernels::mma_layout::MmaKind;
 
@@ -367,7 +367,15 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
             .position(|x| std::ptr::eq(x, tile))
             .unwrap_or(0)
     };
-    let tile = choose_tile(tiles, g.m, g.n, count.min(u32::MAX as usize) as u32, sms);
+    let tile = tile_override(tiles).unwrap_or_else(|| {
+        // A deep product (k well beyond m and n) gets split along k below, which brings
+        // the blocks that fill the GPU: the largest (fastest) tile is then the best.
+        if count == 1 && !ty.starts_with('u') && g.k as u64 >= 4 * g.m.max(g.n) as u64 {
+            &tiles[0]
+        } else {
+            choose_tile(tiles, g.m, g.n, count.min(u32::MAX as usize) as u32, sms)
+        }
+    });
     if count == 1 && !ty.starts_with('u') {
         let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
         if splits > 1 {
@@ -377,6 +385,14 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     }
     let f = device.kernels()?.matmul(kind, tile_index(tile));
     launch_tiles(device, f, Grid::of(tile), g, &ops, count)
+}
+
+/// `GPUPY_MATMUL_TILE=<name>` (e.g. `128x64`) forces that SIMT tile where the dtype's
+/// table has it: a tuning knob for measuring the tile tables, not a user setting.
+fn tile_override(tiles: &'static [Tile]) -> Option<&'static Tile> {
+    static NAME: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let name = NAME.get_or_init(|| std::env::var("GPUPY_MATMUL_TILE").ok());
+    tiles.iter().find(|t| Some(t.name) == name.as_deref())
 }
 
 /// float16 on tensor cores; operands whose layout the kernel cannot stream are multiplied
@@ -584,10 +600,10 @@ fn gemv(device: &'static Device, ty: &str, g: &Gemm, ops: &Operands, count: usiz
     let name = format!("gpupy_gemv_{ty}_{}", if rows { "rows" } else { "cols" });
     let f = device.kernels()?.function(&name)?;
     let blocks = gemv_blocks(v.m, rows);
-    let smem = if rows {
-        0
+    let (threads, smem) = if rows {
+        (GEMV_THREADS, 0)
     } else {
-        GEMV_COLS_SMEM * ops.item as u32
+        (GEMV_COLS_THREADS, GEMV_COLS_SMEM * ops.item as u32)
     };
     device.bind()?;
     let mut start = 0usize;
@@ -607,7 +623,7 @@ fn gemv(device: &'static Device, ty: &str, g: &Gemm, ops: &Operands, count: usiz
             launch(
                 f,
                 (blocks, chunk as u32, 1),
-                GEMV_THREADS,
+                threads,
                 smem,
                 &mut [arg(&mut v), arg(&mut ap), arg(&mut xp), arg(&mut yp)],
             )?
