@@ -24,6 +24,11 @@ const CUBIN_ARCHS: &[&str] = &["sm_90"];
 /// it only on GPUs of compute capability 8.0 and up.
 const SM80_PREFIX: &str = "gpupy_mma_";
 const SM80_ARCH: &str = "sm_80";
+/// Kernels that need sm_90 (the float64 `mma.sync` shapes Hopper runs at its full FP64
+/// tensor-core rate): a third module, PTX for sm_90 plus its cubin, loaded on compute
+/// capability 9.0 and up.
+const SM90_PREFIX: &str = "gpupy_mma90_";
+const SM90_ARCH: &str = "sm_90";
 
 /// Kernels allowed a stack frame: libdevice's sin/cos/tan reduce huge arguments
 /// (Payne-Hanek) through a small local array, touched only for |x| beyond about 1e5.
@@ -111,10 +116,14 @@ fn main() {
         .arg("-o")
         .arg(&full));
     let text = std::fs::read_to_string(&full).unwrap();
-    let (main, sm80) = split_entries(&text, SM80_PREFIX);
+    let (rest, sm90) = split_entries(&text, SM90_PREFIX);
+    let (main, sm80) = split_entries(&rest, SM80_PREFIX);
     std::fs::write(&ptx, main).unwrap();
     let ptx80 = out.join("kernels_sm80.ptx");
     std::fs::write(&ptx80, retarget(&sm80, SM80_ARCH, (7, 0))).unwrap();
+    // The sm_90 float64 mma shapes need PTX ISA 7.8.
+    let ptx90 = out.join("kernels_sm90.ptx");
+    std::fs::write(&ptx90, retarget(&sm90, SM90_ARCH, (7, 8))).unwrap();
     std::fs::write(out.join("stack_allowed.txt"), LIBDEVICE_TRIG.join("\n")).unwrap();
 
     for arch in CUBIN_ARCHS {
@@ -131,6 +140,16 @@ fn main() {
         }
         std::fs::write(out.join(format!("ptxas.{arch}.txt")), &reports).unwrap();
     }
+    let report = run(Command::new(&ptxas)
+        .args(["-v", "-O3", &format!("-arch={SM90_ARCH}")])
+        .arg(&ptx90)
+        .arg("-o")
+        .arg(out.join("kernels_sm90.sm_90.cubin")));
+    check_no_local_memory(&report, SM90_ARCH);
+    let all = out.join(format!("ptxas.{SM90_ARCH}.txt"));
+    let mut reports = std::fs::read_to_string(&all).unwrap_or_default();
+    reports.push_str(&report);
+    std::fs::write(all, reports).unwrap();
     // The sm_80 module must also assemble for its own architecture (A100-class GPUs
     // JIT it from the PTX).
     let report = run(Command::new(&ptxas)

@@ -23,6 +23,14 @@ static PTX_SM80: &str = concat!(
 );
 static CUBIN_SM80_SM90: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm80.sm_90.cubin"));
+/// The kernels that need sm_90 (float64 `mma` shapes): a cubin for sm_90, PTX for later
+/// GPUs. Not loaded below compute capability 9.0.
+static PTX_SM90: &str = concat!(
+    include_str!(concat!(env!("OUT_DIR"), "/kernels_sm90.ptx")),
+    "\0"
+);
+static CUBIN_SM90_SM90: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm90.sm_90.cubin"));
 
 /// `ptxas -v` output for every kernel, per architecture (registers, stack, spills).
 pub static PTXAS_REPORT_SM90: &str = include_str!(concat!(env!("OUT_DIR"), "/ptxas.sm_90.txt"));
@@ -127,6 +135,8 @@ pub struct Kernels {
     module: Module,
     /// The sm_80 module (tensor-core kernels), on GPUs of compute capability 8.0 and up.
     sm80: Option<Module>,
+    /// The sm_90 module (`gpupy_mma90_*`), on GPUs of compute capability 9.0 and up.
+    sm90: Option<Module>,
 }
 
 struct Module(sys::CUmodule);
@@ -154,6 +164,18 @@ impl Kernels {
             let image: *const c_void = match major {
                 9 => CUBIN_SM80_SM90.as_ptr().cast(),
                 _ => PTX_SM80.as_ptr().cast(),
+            };
+            // SAFETY: as above.
+            Some(Module(check("cuModuleLoadData", unsafe {
+                result::module::load_data(image)
+            })?))
+        } else {
+            None
+        };
+        let sm90 = if major >= 9 {
+            let image: *const c_void = match major {
+                9 => CUBIN_SM90_SM90.as_ptr().cast(),
+                _ => PTX_SM90.as_ptr().cast(),
             };
             // SAFETY: as above.
             Some(Module(check("cuModuleLoadData", unsafe {
@@ -255,6 +277,7 @@ impl Kernels {
             by_name: Default::default(),
             module,
             sm80,
+            sm90,
         })
     }
 
@@ -284,11 +307,22 @@ impl Kernels {
         self.sm80.is_some()
     }
 
-    /// A tensor-core kernel by entry name (`None` below compute capability 8.0), with its
-    /// dynamic shared-memory limit raised to `smem_bytes` (the default limit is 48 KiB).
-    /// Cached after the first lookup.
-    pub fn sm80_function(&self, name: &str, smem_bytes: u32) -> Result<Option<Function>> {
-        let Some(module) = &self.sm80 else {
+    /// Whether the sm_90 tensor-core kernels are loaded (compute capability 9.0 and up).
+    pub fn has_sm90(&self) -> bool {
+        self.sm90.is_some()
+    }
+
+    /// A tensor-core kernel by entry name (`None` where its module is not loaded: below
+    /// compute capability 8.0, or 9.0 for `gpupy_mma90_*`), with its dynamic
+    /// shared-memory limit raised to `smem_bytes` (the default limit is 48 KiB). Cached
+    /// after the first lookup.
+    pub fn tensor_core_function(&self, name: &str, smem_bytes: u32) -> Result<Option<Function>> {
+        let module = if name.starts_with("gpupy_mma90_") {
+            &self.sm90
+        } else {
+            &self.sm80
+        };
+        let Some(module) = module else {
             return Ok(None);
         };
         let mut map = self.by_name.lock().unwrap_or_else(|p| p.into_inner());
@@ -302,7 +336,7 @@ impl Kernels {
             .map(Function)
             .map_err(|_| {
                 Error::NoDevice(format!(
-                    "kernel {name} is missing from gpupy's sm_80 module (a build problem)"
+                    "kernel {name} is missing from gpupy's tensor-core modules (a build problem)"
                 ))
             })?;
         if smem_bytes > 48 * 1024 {

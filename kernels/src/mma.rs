@@ -14,7 +14,9 @@
 //!
 //! These entry points are named `gpupy_mma_*`: `host/build.rs` moves them out of the
 //! sm_70 PTX into a module of their own (PTX for sm_80, a cubin for sm_90), which the
-//! host loads only on GPUs of compute capability 8.0 and up.
+//! host loads only on GPUs of compute capability 8.0 and up. The float64 `m16n8k8`
+//! entries (`gpupy_mma90_*`) use an sm_90 instruction and go to a third module, loaded
+//! on compute capability 9.0 and up.
 
 use core::arch::asm;
 
@@ -76,6 +78,16 @@ unsafe fn ld_b32(addr: u32) -> u32 {
     // SAFETY: the caller's address is inside shared memory and 4-byte aligned.
     unsafe {
         asm!("ld.shared.b32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly, pure))
+    };
+    v
+}
+
+#[inline(always)]
+unsafe fn ld_f64(addr: u32) -> f64 {
+    let v: f64;
+    // SAFETY: the caller's address is inside shared memory and 8-byte aligned.
+    unsafe {
+        asm!("ld.shared.f64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly, pure))
     };
     v
 }
@@ -218,24 +230,14 @@ impl Mma for F64 {
     #[inline(always)]
     unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> f64 {
         let (r, k) = ml::frag_a(MmaKind::F64, lane, 0);
-        let v: f64;
         // SAFETY: inside the tile; 8-byte aligned.
-        unsafe {
-            asm!("ld.shared.f64 {v}, [{a}];", a = in(reg32) tile + offset(r, k, ld, KM, 8),
-                 v = out(reg64) v, options(nostack, readonly, pure))
-        };
-        v
+        unsafe { ld_f64(tile + offset(r, k, ld, KM, 8)) }
     }
     #[inline(always)]
     unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> f64 {
         let (k, n) = ml::frag_b(MmaKind::F64, lane, 0);
-        let v: f64;
         // SAFETY: inside the tile; 8-byte aligned.
-        unsafe {
-            asm!("ld.shared.f64 {v}, [{a}];", a = in(reg32) tile + offset(n, k, ld, KM, 8),
-                 v = out(reg64) v, options(nostack, readonly, pure))
-        };
-        v
+        unsafe { ld_f64(tile + offset(n, k, ld, KM, 8)) }
     }
     #[inline(always)]
     fn mma(a: f64, b: f64, c: [f64; 2]) -> [f64; 2] {
@@ -251,6 +253,59 @@ impl Mma for F64 {
     #[inline(always)]
     fn out(c: &[f64; 2], e: usize) -> f64 {
         c[e.min(1)]
+    }
+}
+
+/// float64 `m16n8k8` (sm_90): TF32's fragment layout with 8-byte values, two `m8n8k4`
+/// worth of A and B per register pair, eight times the FLOPs of one `m8n8k4`.
+struct F64K8;
+impl Mma for F64K8 {
+    const KIND: MmaKind = MmaKind::F64K8;
+    type Out = f64;
+    type A = [f64; 4];
+    type B = [f64; 2];
+    type C = [f64; 4];
+    const A0: [f64; 4] = [0.0; 4];
+    const B0: [f64; 2] = [0.0; 2];
+    const C0: [f64; 4] = [0.0; 4];
+    const CN: usize = 4;
+    #[inline(always)]
+    unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [f64; 4] {
+        let mut a = [0.0; 4];
+        unroll!(e in 0..4 => {
+            let (r, k) = ml::frag_a(MmaKind::F64K8, lane, e as u32);
+            // SAFETY: inside the tile; 8-byte aligned.
+            a[e.min(3)] = unsafe { ld_f64(tile + offset(r, k, ld, KM, 8)) };
+        });
+        a
+    }
+    #[inline(always)]
+    unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [f64; 2] {
+        let mut b = [0.0; 2];
+        unroll!(e in 0..2 => {
+            let (k, n) = ml::frag_b(MmaKind::F64K8, lane, e as u32);
+            // SAFETY: inside the tile; 8-byte aligned.
+            b[e.min(1)] = unsafe { ld_f64(tile + offset(n, k, ld, KM, 8)) };
+        });
+        b
+    }
+    #[inline(always)]
+    fn mma(a: [f64; 4], b: [f64; 2], c: [f64; 4]) -> [f64; 4] {
+        let (d0, d1, d2, d3): (f64, f64, f64, f64);
+        // SAFETY: as for F16 (an sm_90 instruction: these entries live in the sm_90 module).
+        unsafe {
+            asm!("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};",
+                 d0 = out(reg64) d0, d1 = out(reg64) d1, d2 = out(reg64) d2, d3 = out(reg64) d3,
+                 a0 = in(reg64) a[0], a1 = in(reg64) a[1], a2 = in(reg64) a[2], a3 = in(reg64) a[3],
+                 b0 = in(reg64) b[0], b1 = in(reg64) b[1],
+                 c0 = in(reg64) c[0], c1 = in(reg64) c[1], c2 = in(reg64) c[2], c3 = in(reg64) c[3],
+                 options(pure, nomem, nostack))
+        };
+        [d0, d1, d2, d3]
+    }
+    #[inline(always)]
+    fn out(c: &[f64; 4], e: usize) -> f64 {
+        c[e.min(3)]
     }
 }
 
@@ -506,17 +561,18 @@ unsafe fn mma_gemm<
 /// Stamps the four layout variants `gpupy_mma_<kind>_<name>_{kk,km,mk,mm}` of tile `$idx`
 /// of `TC_TILES` (name and kind checked at compile time).
 macro_rules! mma_entries {
-    ($M:ident, $out:ty, $word:literal, $idx:literal, $name:literal, $($v:literal $ak:literal $bk:literal)*) => {
+    ($M:ident, $out:ty, $prefix:literal, $word:literal, $idx:literal, $name:literal, $($v:literal $ak:literal $bk:literal)*) => {
         const _: () = {
             const TILE: TcTile = TC_TILES[$idx];
             const _: () = assert!(crate::matmul::same(TILE.name, $name));
             const _: () = assert!(crate::matmul::same(TILE.kind.word(), $word));
+            const _: () = assert!(crate::matmul::same(TILE.kind.prefix(), $prefix));
             const _: () = assert!(matches!(TILE.kind, MmaKind::$M));
             const VEC: u32 = 16 / TILE.kind.elem();
             const FRAGS: (u32, u32) = TILE.frags();
             $(
                 const _: () = {
-                    #[unsafe(export_name = concat!("gpupy_mma_", $word, "_", $name, "_", $v))]
+                    #[unsafe(export_name = concat!($prefix, "_", $word, "_", $name, "_", $v))]
                     unsafe extern "ptx-kernel" fn kernel(g: Gemm, a: *const u8, b: *const u8, c: *mut $out) {
                         // SAFETY: the host launches per the tile and checks the layouts.
                         unsafe {
@@ -544,8 +600,10 @@ macro_rules! mma_entries {
     };
 }
 
-mma_entries!(F16, u16, "f16", 0, "128x256", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(F16, u16, "f16", 1, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(Tf32, f32, "tf32", 2, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(F64, f64, "f64", 3, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(F64, f64, "f64", 4, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F16, u16, "gpupy_mma", "f16", 0, "128x256", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F16, u16, "gpupy_mma", "f16", 1, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(Tf32, f32, "gpupy_mma", "tf32", 2, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F64, f64, "gpupy_mma", "f64", 3, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F64, f64, "gpupy_mma", "f64", 4, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F64K8, f64, "gpupy_mma90", "f64", 5, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F64K8, f64, "gpupy_mma90", "f64", 6, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);

@@ -12,6 +12,7 @@
 //! - TF32 `m16n8k8`: A `a0 (g, t)`, `a1 (g+8, t)`, `a2 (g, t+4)`, `a3 (g+8, t+4)`; B
 //!   `b0 (t, g)`, `b1 (t+4, g)`; C as float16's.
 //! - float64 `m8n8k4`: A `a0 (g, t)`; B `b0 (t, g)`; C `c0c1` at row `g`, columns `2t, 2t+1`.
+//! - float64 `m16n8k8` (sm_90): the fragments of TF32's `m16n8k8`, holding float64 values.
 //!
 //! Operands sit in shared memory in their global orientation, so that global rows copy as
 //! whole 16-byte chunks (`cp.async`): "k-major" (`A` as `[m][k]`, `B` as `[n][k]`: `k`
@@ -29,6 +30,9 @@ pub enum MmaKind {
     Tf32,
     /// `m8n8k4` on float64 (exact IEEE FMAs, sm_80+).
     F64,
+    /// `m16n8k8` on float64 (sm_90 only). Hopper runs the Ampere shape `m8n8k4` at a
+    /// fraction of its FP64 tensor-core rate; the sm_90 shapes reach the full rate.
+    F64K8,
 }
 
 impl MmaKind {
@@ -36,7 +40,7 @@ impl MmaKind {
     pub const fn shape(self) -> (u32, u32, u32) {
         match self {
             MmaKind::F16 => (16, 8, 16),
-            MmaKind::Tf32 => (16, 8, 8),
+            MmaKind::Tf32 | MmaKind::F64K8 => (16, 8, 8),
             MmaKind::F64 => (8, 8, 4),
         }
     }
@@ -45,7 +49,7 @@ impl MmaKind {
         match self {
             MmaKind::F16 => 2,
             MmaKind::Tf32 => 4,
-            MmaKind::F64 => 8,
+            MmaKind::F64 | MmaKind::F64K8 => 8,
         }
     }
     /// The kernel-name word.
@@ -53,7 +57,15 @@ impl MmaKind {
         match self {
             MmaKind::F16 => "f16",
             MmaKind::Tf32 => "tf32",
-            MmaKind::F64 => "f64",
+            MmaKind::F64 | MmaKind::F64K8 => "f64",
+        }
+    }
+    /// Entry-name prefix: `host/build.rs` cuts `gpupy_mma_*` into the sm_80 module and
+    /// `gpupy_mma90_*` into the sm_90 one.
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            MmaKind::F64K8 => "gpupy_mma90",
+            _ => "gpupy_mma",
         }
     }
 }
@@ -112,14 +124,14 @@ impl TcTile {
     /// Padding, in elements, of a stored row: 16 bytes for k-major rows and for every
     /// `ldmatrix` row (a row of 16-byte chunks shifted by one chunk per row), and for the
     /// scalar fragment loads of outer-major TF32/float64 tiles the shift that puts the
-    /// four `k` rows a fragment reads in distinct bank groups (8 banks for TF32, 16 for
-    /// float64's 8-byte values). Checked by `fragment_loads_have_no_bank_conflicts`.
+    /// four `k` rows a fragment reads in distinct bank groups (8 banks for TF32; for
+    /// float64's 8-byte values, 8 banks within each half-warp, which the hardware serves
+    /// in one pass). Checked by `fragment_loads_have_no_bank_conflicts`.
     pub const fn pad(&self, k_major: bool) -> u32 {
         match (self.kind, k_major) {
             (MmaKind::F16, _) | (MmaKind::Tf32, true) => 16 / self.kind.elem(),
             (MmaKind::Tf32, false) => 8,
-            (MmaKind::F64, true) => 4,
-            (MmaKind::F64, false) => 8,
+            (MmaKind::F64 | MmaKind::F64K8, _) => 4,
         }
     }
 
@@ -171,6 +183,10 @@ pub const TC_TILES: &[TcTile] = &[
     TcTile::new(MmaKind::F64, "128x128", [128, 128, 16], [2, 4], 3).with(10, 100),
     // float64: 4 warps of 32x32 (4x4 instructions, 32 f64 accumulators a thread).
     TcTile::new(MmaKind::F64, "64x64", [64, 64, 16], [2, 2], 3).with(20, 85),
+    // float64 on sm_90 (m16n8k8): the same two warp grids; 8 warps of 64x32 (4x4
+    // instructions, 64 f64 accumulators a thread), and 4 warps of 32x32.
+    TcTile::new(MmaKind::F64K8, "128x128", [128, 128, 16], [2, 4], 3).with(10, 100),
+    TcTile::new(MmaKind::F64K8, "64x64", [64, 64, 16], [2, 2], 3).with(20, 85),
 ];
 
 /// The tile of `kind` for `batch` products `m x n` on `sms` multiprocessors: the one
@@ -232,7 +248,7 @@ pub const fn frag_a(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match kind {
         MmaKind::F16 => (g + 8 * ((e / 2) % 2), 2 * t + e % 2 + 8 * (e / 4)),
-        MmaKind::Tf32 => (g + 8 * (e % 2), t + 4 * (e / 2)),
+        MmaKind::Tf32 | MmaKind::F64K8 => (g + 8 * (e % 2), t + 4 * (e / 2)),
         MmaKind::F64 => (g, t),
     }
 }
@@ -243,7 +259,7 @@ pub const fn frag_b(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match kind {
         MmaKind::F16 => (2 * t + e % 2 + 8 * (e / 2), g),
-        MmaKind::Tf32 => (t + 4 * e, g),
+        MmaKind::Tf32 | MmaKind::F64K8 => (t + 4 * e, g),
         MmaKind::F64 => (t, g),
     }
 }
@@ -252,7 +268,7 @@ pub const fn frag_b(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
 pub const fn frag_c(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match kind {
-        MmaKind::F16 | MmaKind::Tf32 => (g + 8 * (e / 2), 2 * t + e % 2),
+        MmaKind::F16 | MmaKind::Tf32 | MmaKind::F64K8 => (g + 8 * (e / 2), 2 * t + e % 2),
         MmaKind::F64 => (g, 2 * t + e),
     }
 }
@@ -348,7 +364,7 @@ mod tests {
                             fb[l] = rb[l].iter().flatten().map(|o| sb[o]).collect();
                         }
                     } else {
-                        let (na, nb) = if kind == MmaKind::Tf32 {
+                        let (na, nb) = if matches!(kind, MmaKind::Tf32 | MmaKind::F64K8) {
                             (4, 2)
                         } else {
                             (1, 1)
@@ -457,17 +473,38 @@ mod tests {
                         assert_eq!(wavefronts(&rows), 1, "{t:?} km {km} matrix {j}");
                     }
                 } else {
-                    // Scalar loads of one A register: 32 lanes; the minimum is the bytes
-                    // over 128.
-                    let regs = if t.kind == MmaKind::Tf32 { 4 } else { 1 };
+                    // Scalar loads of one A or B register: one pass per 128 bytes, per
+                    // half-warp for 8-byte values (which that model also checks whole).
+                    let regs = if t.kind == MmaKind::F64 { 1 } else { 4 };
                     for reg in 0..regs {
-                        let acc: Vec<(u32, u32)> = (0..32)
-                            .map(|l| {
-                                let (m, k) = frag_a(t.kind, l, reg);
-                                (stored(m, k, ld, km) * e, e)
-                            })
-                            .collect();
-                        assert_eq!(wavefronts(&acc), 32 * e / 128, "{t:?} km {km} reg {reg}");
+                        for lanes in [0..32, 0..16, 16..32] {
+                            let n = lanes.len() as u32;
+                            let a: Vec<(u32, u32)> = lanes
+                                .clone()
+                                .map(|l| {
+                                    let (m, k) = frag_a(t.kind, l, reg);
+                                    (stored(m, k, ld, km) * e, e)
+                                })
+                                .collect();
+                            assert_eq!(
+                                wavefronts(&a),
+                                (n * e).div_ceil(128),
+                                "{t:?} km {km} A {reg}"
+                            );
+                            if reg < regs / 2 || t.kind == MmaKind::F64 {
+                                let b: Vec<(u32, u32)> = lanes
+                                    .map(|l| {
+                                        let (k, o) = frag_b(t.kind, l, reg);
+                                        (stored(o, k, ld, km) * e, e)
+                                    })
+                                    .collect();
+                                assert_eq!(
+                                    wavefronts(&b),
+                                    (n * e).div_ceil(128),
+                                    "{t:?} km {km} B {reg}"
+                                );
+                            }
+                        }
                     }
                 }
                 // Rows stay 16-byte aligned for cp.async and ldmatrix.
@@ -509,6 +546,8 @@ mod tests {
         assert_eq!(tc_tile(MmaKind::F64, 4096, 4096, 1, 132).name, "128x128");
         assert_eq!(tc_tile(MmaKind::F64, 1024, 1024, 1, 132).name, "64x64");
         assert_eq!(tc_tile(MmaKind::Tf32, 1, 1, 1, 132).name, "128x128");
+        assert_eq!(tc_tile(MmaKind::F64K8, 4096, 4096, 1, 132).name, "128x128");
+        assert_eq!(tc_tile(MmaKind::F64K8, 1024, 1024, 1, 132).name, "64x64");
     }
 
     #[test]

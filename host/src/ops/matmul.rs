@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::layout::{Index, Layout, broadcast_shapes, shape_str};
 use crate::module::launch;
 
-use super::mma::{tf32, try_mma};
+use super::mma::{sm90_shapes_disabled, tf32, try_mma};
 
 const SIGNATURE: &str = "gufunc signature (n?,k),(k,m?)->(n?,m?)";
 
@@ -351,6 +351,8 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
         return gemv(device, ty, &g, &ops, count);
     }
     let tc_kind = match ty {
+        // Hopper's FP64 tensor cores reach their rate only with the sm_90 shapes.
+        "f64" if device.kernels()?.has_sm90() && !sm90_shapes_disabled() => Some(MmaKind::F64K8),
         "f64" => Some(MmaKind::F64),
         "f32" if tf32() => Some(MmaKind::Tf32),
         _ => None,

@@ -78,6 +78,13 @@ pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bo
 
 /// `GPUPY_MATMUL_NO_TC=1` (read once): float16 and float64 products skip the tensor
 /// cores (float16 is then computed in float32), for comparisons and triage.
+/// `GPUPY_MATMUL_NO_SM90=1` keeps float64 on the sm_80 shape `m8n8k4` on Hopper too: for
+/// measuring one against the other.
+pub(super) fn sm90_shapes_disabled() -> bool {
+    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *OFF.get_or_init(|| std::env::var("GPUPY_MATMUL_NO_SM90").is_ok_and(|v| v == "1"))
+}
+
 fn tensor_cores_disabled() -> bool {
     static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *OFF.get_or_init(|| std::env::var("GPUPY_MATMUL_NO_TC").is_ok_and(|v| v == "1"))
@@ -106,13 +113,14 @@ pub(super) fn try_mma(
     }
     let v = |km: bool| if km { 'k' } else { 'm' };
     let name = format!(
-        "gpupy_mma_{}_{}_{}{}",
+        "{}_{}_{}_{}{}",
+        kind.prefix(),
         kind.word(),
         tile.name,
         v(a_km),
         v(b_km)
     );
-    let Some(f) = kernels.sm80_function(&name, tile.smem_bytes)? else {
+    let Some(f) = kernels.tensor_core_function(&name, tile.smem_bytes)? else {
         return Ok(false);
     };
     let grid = Grid {
@@ -126,7 +134,7 @@ pub(super) fn try_mma(
     if count == 1 && kind != MmaKind::F16 {
         let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
         if splits > 1 {
-            let ty = if kind == MmaKind::F64 { "f64" } else { "f32" };
+            let ty = if kind.elem() == 8 { "f64" } else { "f32" };
             split_k(device, ty, f, grid, &g, ops, splits, chunk)?;
             return Ok(true);
         }
