@@ -21,7 +21,8 @@
 //!    the output position where each digit's run starts. The row passes' counts need no
 //!    reading: every row holds `row_len` indices, so they follow from the row count alone
 //!    (`row_digit_count`);
-//! 3. `gpupy_sort_onesweep_<dtype>`, once per pass: one block per tile of 256 threads x
+//! 3. `gpupy_sort_onesweep_<dtype>` (values only) or `gpupy_sort_onesweep_idx_<dtype>`
+//!    (values and/or an index payload), once per pass: one block per tile of 256 threads x
 //!    `items_per_thread` values held in registers. Each warp ranks its values per digit in
 //!    input order (`match.any.sync` finds the lanes holding the same digit, the population
 //!    count of the lower ones plus a per-warp counter in shared memory is the rank), the
@@ -408,10 +409,10 @@ mod gpu_kernels {
         }
     }
 
-    /// The pass's digit of a value and its index.
+    /// The pass's digit of a value and its index (a key digit without `IDX`).
     #[inline(always)]
-    fn digit_of<T: SortKey>(p: &SortPass, v: T, idx: u32) -> u32 {
-        if p.row_len == 0 {
+    fn digit_of<T: SortKey, const IDX: bool>(p: &SortPass, v: T, idx: u32) -> u32 {
+        if !IDX || p.row_len == 0 {
             v.digit(p.digit)
         } else {
             ((idx / p.row_len) >> (8 * p.digit)) & 0xff
@@ -584,21 +585,25 @@ mod gpu_kernels {
         before + x - v
     }
 
-    /// One stable pass over one tile (see the module comment). `keys_in` null: the pass
+    /// One stable pass over one tile (see the module comment). Without `IDX` the pass
+    /// moves values only (a key pass of a plain sort): a kernel of its own, so that the
+    /// common case pays no registers for indices. With `IDX`: `keys_in` null: the pass
     /// needs no values (row passes of an argsort); `keys_out` null: the values are not
     /// written; `idx_in` null: the indices are `0..n`; `idx_out` 0: the indices are not
     /// written, else u32 or (`INDEX_OUT_I64`) int64.
     ///
     /// # Safety
-    /// Non-null arrays hold `p.n` elements; in key mode `keys_in` is not null; `starts`
+    /// Non-null arrays hold `p.n` elements; in key mode `keys_in` is not null; without
+    /// `IDX` the pass is in key mode, `keys_out` is not null and the indices are unused;
+    /// `starts`
     /// holds this pass's `RADIX` digit starts from `starts`; `ticket` is this pass's
     /// counter, zero before the launch; `status` holds `RADIX` words per tile, each zero
     /// or written by an earlier pass of this sort; the launch has one block per tile
     /// (`ceil(n / tile_len)`), `SORT_BLOCK` threads and `onesweep_smem(size_of::<T>(),
-    /// with_idx)` shared bytes, `with_idx` as computed below.
+    /// IDX)` shared bytes.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn onesweep<T: SortKey, const ITEMS: usize>(
+    unsafe fn onesweep<T: SortKey, const ITEMS: usize, const IDX: bool>(
         p: &SortPass,
         keys_in: *const T,
         keys_out: *mut T,
@@ -613,8 +618,8 @@ mod gpu_kernels {
         let size = core::mem::size_of::<T>() as u32;
         let tile = SORT_BLOCK * ITEMS as u32;
         let stage_idx = SMEM_STAGE + tile * size;
-        let with_keys = !keys_in.is_null();
-        let with_idx = !idx_in.is_null() || idx_out != 0 || p.row_len != 0;
+        let with_keys = !IDX || !keys_in.is_null();
+        let with_idx = IDX;
         // SAFETY (every shared access below): the addresses lie inside onesweep_smem by
         // the layout constants (the index area only when with_idx); digits are < RADIX,
         // tile positions < tile.
@@ -664,7 +669,7 @@ mod gpu_kernels {
             let i = seg + (j as u32 * 32 + lane) as u64;
             let valid = i < end;
             let d = if valid {
-                digit_of(p, vals[j], idxs[j])
+                digit_of::<T, IDX>(p, vals[j], idxs[j])
             } else {
                 RADIX
             };
@@ -771,15 +776,15 @@ mod gpu_kernels {
                 } else {
                     0
                 };
-                let d = digit_of(p, v, x);
+                let d = digit_of::<T, IDX>(p, v, x);
                 let pos = unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
                 // SAFETY: pos < n (the digit starts and the look-back place every value
                 // inside the output).
                 unsafe {
-                    if !keys_out.is_null() {
+                    if !IDX || !keys_out.is_null() {
                         *keys_out.add(pos) = v;
                     }
-                    if idx_out != 0 {
+                    if IDX && idx_out != 0 {
                         if p.flags & INDEX_OUT_I64 != 0 {
                             *(idx_out as *mut i64).add(pos) = (x % p.out_row_len) as i64;
                         } else {
@@ -817,7 +822,23 @@ mod gpu_kernels {
                     status: *mut u64,
                 ) {
                     // SAFETY: the host launches per onesweep's contract.
-                    unsafe { onesweep::<$t, ITEMS>(&p, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) }
+                    unsafe { onesweep::<$t, ITEMS, false>(&p, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) }
+                }
+
+                #[unsafe(export_name = concat!("gpupy_sort_onesweep_idx_", stringify!($name)))]
+                #[allow(clippy::too_many_arguments)]
+                unsafe extern "ptx-kernel" fn si(
+                    p: SortPass,
+                    keys_in: *const $t,
+                    keys_out: *mut $t,
+                    idx_in: *const u32,
+                    idx_out: u64,
+                    starts: *const u32,
+                    ticket: *mut u32,
+                    status: *mut u64,
+                ) {
+                    // SAFETY: the host launches per onesweep's contract.
+                    unsafe { onesweep::<$t, ITEMS, true>(&p, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) }
                 }
             };
         )* };

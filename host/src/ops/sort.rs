@@ -299,7 +299,10 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
     let kernels = device.kernels()?;
     let name = gpupy_kernels::loops::DTYPE_NAMES[dtype as usize];
     let histogram = kernels.function(&format!("gpupy_sort_histogram_{name}"))?;
-    let onesweep = kernels.function(&format!("gpupy_sort_onesweep_{name}"))?;
+    let onesweep = [
+        kernels.function(&format!("gpupy_sort_onesweep_{name}"))?,
+        kernels.function(&format!("gpupy_sort_onesweep_idx_{name}"))?,
+    ];
     let starts = kernels.function("gpupy_sort_starts")?;
     device.bind()?;
     let counts = work.data_ptr();
@@ -359,27 +362,29 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
         // The kernels' contracts, checked here: key passes read values, indices are
         // read only after a pass wrote them, and nothing is read and written at once.
         let key_pass = matches!(d, Digit::Key(_));
+        // The kernel without indices also needs both value arrays.
+        let with_idx = idx_in != 0 || idx_out != 0 || !key_pass;
         if (key_pass && keys_in == 0)
             || (keys_in != 0 && keys_in == keys_out)
             || (idx_in != 0 && idx_in == idx_out)
+            || (!with_idx && keys_out == 0)
         {
             return Err(Error::Value("sort: inconsistent pass schedule".into()));
         }
-        // As the kernel decides whether it stages indices.
-        let with_idx = idx_in != 0 || idx_out != 0 || !key_pass;
         let mut pass_starts = counts + (i as u64) * RADIX as u64 * 4;
         let mut ticket = counts + ws.tickets + 4 * i as u64;
         let mut status = counts + ws.status;
         // SAFETY: (SortPass, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) is
-        // the onesweep kernel's parameter list: every non-null array holds n elements of
-        // its type (the int64 output when flags say so); starts is this pass's RADIX digit
-        // starts, written by the starts launch before it on the stream; ticket is this
-        // pass's zeroed counter (i < MAX_PASSES); status holds RADIX words per tile, zero
-        // or left by earlier passes of this sort; one block per tile, and the shared size
-        // is onesweep_smem for this pass's with_idx (checked above).
+        // the onesweep kernels' parameter list (the kernel without indices runs only key
+        // passes with both value arrays, checked above): every non-null array holds n
+        // elements of its type (the int64 output when flags say so); starts is this pass's
+        // RADIX digit starts, written by the starts launch before it on the stream; ticket
+        // is this pass's zeroed counter (i < MAX_PASSES); status holds RADIX words per
+        // tile, zero or left by earlier passes of this sort; one block per tile, and the
+        // shared size is onesweep_smem for the kernel's with_idx (checked above).
         unsafe {
             launch(
-                onesweep,
+                onesweep[with_idx as usize],
                 (tiles as u32, 1, 1),
                 SORT_BLOCK,
                 onesweep_smem(itemsize, with_idx),
