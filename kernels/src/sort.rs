@@ -11,18 +11,37 @@
 //! on the fly, so the sorted output holds the input's exact bits (signed zeros and NaN
 //! payloads included) and no transform pass is needed.
 //!
-//! One pass sorts stably by one digit, in three launches:
-//! 1. `gpupy_sort_count_<dtype>`: block `b` counts the digits of its chunk of the input
-//!    (`chunk` elements, a whole number of tiles) into `counts[digit * G + b]`;
-//! 2. `gpupy_sort_scan`: one block turns `counts` into its exclusive prefix sum, which is,
-//!    digit-major, where each block's run of each digit starts in the output;
-//! 3. `gpupy_sort_scatter_<dtype>`: block `b` walks its chunk tile by tile. A tile is 256
-//!    threads x `items_per_thread` values held in registers; each warp ranks its values
-//!    per digit in input order (`match.any.sync` finds the lanes holding the same digit,
-//!    the population count of the lower ones plus a per-warp counter in shared memory is
-//!    the rank), the block turns the per-warp counts into tile offsets, the values are
-//!    staged in shared memory in digit order and then written out from there, so runs of
-//!    one digit go to consecutive addresses (coalesced stores).
+//! A sort runs `2 + passes` launches (after one zeroing of its workspace), in the Onesweep
+//! scheme of Adinets & Merrill (2022), which CUB's radix sort uses:
+//! 1. `gpupy_sort_histogram_<dtype>`: reads the input once and counts every key digit of
+//!    every pass at once (a digit's global count does not depend on the order the earlier
+//!    passes left), into per-block shared histograms, then adds them to
+//!    `counts[pass][digit]` in global memory;
+//! 2. `gpupy_sort_starts`: one block turns each pass's counts into exclusive prefix sums,
+//!    the output position where each digit's run starts. The row passes' counts need no
+//!    reading: every row holds `row_len` indices, so they follow from the row count alone
+//!    (`row_digit_count`);
+//! 3. `gpupy_sort_onesweep_<dtype>` (values only) or `gpupy_sort_onesweep_idx_<dtype>`
+//!    (values and/or an index payload), once per pass: one block per tile of 256 threads x
+//!    `items_per_thread` values held in registers. Each warp ranks its values per digit in
+//!    input order (`match.any.sync` finds the lanes holding the same digit, the population
+//!    count of the lower ones plus a per-warp counter in shared memory is the rank), the
+//!    block turns the per-warp counts into tile offsets and stages the values in shared
+//!    memory in digit order. Where the tile's run of digit `d` starts in the output is the
+//!    digit's global start plus the count of `d` in all earlier tiles, found by a decoupled
+//!    look-back: thread `d` publishes its tile's count as an aggregate status word at once,
+//!    then sums the words of the earlier tiles, newest first, until it meets one holding an
+//!    inclusive prefix, and publishes its own inclusive prefix. Tiles are numbered by a
+//!    global ticket counter in the order blocks start, so every tile a look-back waits on
+//!    belongs to a block that has started and publishes its count without waiting. The
+//!    staged values are then written out from shared memory, so runs of one digit go to
+//!    consecutive addresses (coalesced stores). Only the status words carry information
+//!    between blocks, and each is read and written as one 64-bit word, so relaxed
+//!    gpu-scope accesses suffice (no fence orders other data).
+//!
+//! The status words carry their pass number (`status_word`), so words left by the
+//! previous pass read as "not yet published" and the array is zeroed once per sort, not
+//! once per pass.
 //!
 //! Rows. A sort along the last axis of an `(R, C)` array sorts all `R * C` values at
 //! once: after the key passes, further passes sort stably by the row number, which is
@@ -35,18 +54,19 @@
 
 use crate::dtype::{Element, c64, c128};
 
-/// Threads per block of the count and scatter kernels: one digit per thread.
+/// Threads per block of the sort kernels: one digit per thread.
 pub const SORT_BLOCK: u32 = 256;
 /// Values per digit.
 pub const RADIX: u32 = 256;
 /// Warps per block.
 pub const SORT_WARPS: u32 = SORT_BLOCK / 32;
-/// Threads of the one-block scan kernel.
-pub const SCAN_BLOCK: u32 = 1024;
 /// `SortPass::flags` bit: the index output is int64 (`idx % out_row_len`), not u32.
 pub const INDEX_OUT_I64: u32 = 1;
+/// The most passes of one sort: 17 key digits (complex128) and 4 row digits (rows are
+/// fewer than 2^32).
+pub const MAX_PASSES: u32 = 21;
 
-/// Values each thread of the scatter kernel holds per tile: as many as keep the staging
+/// Values each thread of the onesweep kernel holds per tile: as many as keep the staging
 /// area of a tile (values plus u32 indices) near 32 KiB, so the kernel fits the default
 /// 48 KiB of shared memory.
 pub const fn items_per_thread(itemsize: usize) -> u32 {
@@ -57,38 +77,83 @@ pub const fn items_per_thread(itemsize: usize) -> u32 {
     }
 }
 
-/// Values per scatter tile.
+/// Values per onesweep tile.
 pub const fn tile_len(itemsize: usize) -> u32 {
     SORT_BLOCK * items_per_thread(itemsize)
 }
 
-/// Shared memory of the scatter kernel, in bytes from the start of the dynamic array:
-/// per-warp digit counters `[SORT_WARPS][RADIX]` u32, then per digit the block's running
-/// output start, then per digit the tile's scatter offset, then the warp totals of the
-/// block scan, then the staged tile (values, then u32 indices).
+/// Shared memory of the onesweep kernel, in bytes from the start of the dynamic array:
+/// per-warp digit counters `[SORT_WARPS][RADIX]` u32, then per digit the tile's scatter
+/// offset, then the warp totals of the block scan and the tile number, then the staged
+/// tile (values, then u32 indices when the pass moves indices).
 pub const SMEM_COUNTERS: u32 = 0;
-pub const SMEM_BASE: u32 = SMEM_COUNTERS + SORT_WARPS * RADIX * 4;
-pub const SMEM_SCATTER: u32 = SMEM_BASE + RADIX * 4;
+pub const SMEM_SCATTER: u32 = SMEM_COUNTERS + SORT_WARPS * RADIX * 4;
 pub const SMEM_SCAN: u32 = SMEM_SCATTER + RADIX * 4;
-pub const SMEM_STAGE: u32 = SMEM_SCAN + 512;
+pub const SMEM_TILE: u32 = SMEM_SCAN + SORT_WARPS * 4;
+pub const SMEM_STAGE: u32 = SMEM_SCAN + 64;
 
-/// Shared bytes of the scatter kernel for values of `itemsize` bytes.
-pub const fn scatter_smem(itemsize: usize) -> u32 {
-    SMEM_STAGE + tile_len(itemsize) * (itemsize as u32 + 4)
+/// Shared bytes of the onesweep kernel for values of `itemsize` bytes; `with_idx`: the
+/// pass reads or writes indices (the kernel stages them only then).
+pub const fn onesweep_smem(itemsize: usize, with_idx: bool) -> u32 {
+    let idx = if with_idx { 4 } else { 0 };
+    SMEM_STAGE + tile_len(itemsize) * (itemsize as u32 + idx)
 }
 
-/// Shared bytes of the count kernel: one histogram column per lane, `[RADIX][32]` u32,
-/// so the lanes of a warp never add to the same word (no atomic or bank conflicts).
-pub const COUNT_SMEM: u32 = RADIX * 32 * 4;
+/// Shared bytes the histogram kernel may use.
+pub const HIST_SMEM_MAX: u32 = 32 * 1024;
 
-/// One pass of the radix sort; passed by value to the count and scatter kernels.
+/// Copies of each digit histogram in the histogram kernel: lane `l` adds to copy
+/// `l % parts`, so at most `32 / parts` lanes of a warp contend for one counter even when
+/// a digit takes one value everywhere (the top digit of floats of one binade). As many as
+/// fit `HIST_SMEM_MAX`, a power of two.
+pub const fn hist_parts(digits: u32) -> u32 {
+    let mut p = 32;
+    while p > 1 && digits * RADIX * 4 * p > HIST_SMEM_MAX {
+        p /= 2;
+    }
+    p
+}
+
+/// Shared bytes of the histogram kernel for `digits` key digits: `[digits][RADIX][parts]` u32.
+pub const fn hist_smem(digits: u32) -> u32 {
+    digits * RADIX * 4 * hist_parts(digits)
+}
+
+/// How many of the row numbers `0..rows` have byte `k` (from the least significant,
+/// `k < 4`) equal to `b`: whole periods of `256^(k+1)` numbers hold `256^k` each, and the
+/// last partial period holds what is left past `b * 256^k`, at most `256^k`.
+#[inline(always)]
+pub const fn row_digit_count(rows: u64, k: u32, b: u32) -> u64 {
+    let block = 1u64 << (8 * k);
+    let full = rows >> (8 * k + 8);
+    let rem = rows & ((block << 8) - 1);
+    let lo = b as u64 * block;
+    let part = if rem <= lo {
+        0
+    } else if rem - lo < block {
+        rem - lo
+    } else {
+        block
+    };
+    full * block + part
+}
+
+/// The look-back status word of one tile and digit in pass `pass`: `count` in the low 32
+/// bits, and above it `2 * (pass + 1)`, plus one when `count` is an inclusive prefix (the
+/// count of the digit in this tile and all earlier ones) rather than the tile's own count.
+/// A word below `status_word(pass, false, 0)` is unpublished: zero, or left by an earlier
+/// pass.
+#[inline(always)]
+pub const fn status_word(pass: u32, prefix: bool, count: u32) -> u64 {
+    (((2 * (pass + 1) + prefix as u32) as u64) << 32) | count as u64
+}
+
+/// One pass of the radix sort; passed by value to the onesweep kernel.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SortPass {
     /// Values to sort (below 2^32: indices are u32).
     pub n: u64,
-    /// Values per block: a whole number of tiles, so every block's chunk starts aligned.
-    pub chunk: u64,
     /// Key mode (`row_len == 0`): which 8-bit digit of the key, from the least significant.
     pub digit: u32,
     /// Row mode when nonzero: the digit is byte `digit` of `index / row_len`.
@@ -96,6 +161,8 @@ pub struct SortPass {
     /// With `INDEX_OUT_I64`: the index is written as `index % out_row_len`.
     pub out_row_len: u32,
     pub flags: u32,
+    /// The pass's number in the sort, from 0: its status words carry it (`status_word`).
+    pub pass: u32,
 }
 
 /// A value's place in NumPy's sort order, as unsigned bits (see the module comment).
@@ -219,12 +286,11 @@ for_each_sort_dtype!(digits_table);
 #[cfg(target_arch = "nvptx64")]
 mod gpu_kernels {
     use core::arch::asm;
+    use core::sync::atomic::{AtomicU32, Ordering};
 
     use super::*;
     use crate::dtype::load_pack;
-    use crate::gpu::{
-        Shared, block_idx, grid_dim, shfl_up_words, smem_addr, sync_threads, thread_idx,
-    };
+    use crate::gpu::{Shared, block_idx, shfl_up_words, smem_addr, sync_threads, thread_idx};
 
     /// Runs `$body` with `$j` = 0, 1, ... `$n - 1` as constants (at most 16), so arrays
     /// indexed by `$j` stay in registers (a rolled loop would index them at run time,
@@ -343,139 +409,152 @@ mod gpu_kernels {
         }
     }
 
-    /// This block's chunk `[begin, end)` of `0..n`.
+    /// The pass's digit of a value and its index (a key digit without `IDX`).
     #[inline(always)]
-    fn chunk_of(p: &SortPass) -> (u64, u64) {
-        let begin = block_idx() as u64 * p.chunk;
-        let end = if begin + p.chunk < p.n {
-            begin + p.chunk
-        } else {
-            p.n
-        };
-        (begin, end)
-    }
-
-    /// The pass's digit of a value and its index.
-    #[inline(always)]
-    fn digit_of<T: SortKey>(p: &SortPass, v: T, idx: u32) -> u32 {
-        if p.row_len == 0 {
+    fn digit_of<T: SortKey, const IDX: bool>(p: &SortPass, v: T, idx: u32) -> u32 {
+        if !IDX || p.row_len == 0 {
             v.digit(p.digit)
         } else {
             ((idx / p.row_len) >> (8 * p.digit)) & 0xff
         }
     }
 
-    /// `counts[d * gridDim + block]` = how many values of this block's chunk have digit `d`.
+    /// The status word at `p`, as the last block to store it left it.
     ///
     /// # Safety
-    /// `keys` holds `p.n` values, 16-byte aligned (key mode); `idx` holds `p.n` indices,
-    /// 16-byte aligned, or is null for `0..n` (row mode); `counts` holds `RADIX * gridDim`
-    /// u32; the launch has `SORT_BLOCK` threads and `COUNT_SMEM` shared bytes.
+    /// `p` is an 8-byte aligned address in global memory.
     #[inline(always)]
-    unsafe fn count<T: SortKey, const N: usize>(
-        p: &SortPass,
+    unsafe fn ld_status(p: *const u64) -> u64 {
+        let v: u64;
+        // SAFETY: per the contract. Not `pure`: each call must load again (spin loops).
+        unsafe {
+            asm!("ld.relaxed.gpu.global.u64 {v}, [{p}];", v = out(reg64) v, p = in(reg64) p,
+                 options(nostack, readonly))
+        };
+        v
+    }
+
+    /// Publishes the status word `v` at `p` to every block of the grid.
+    ///
+    /// # Safety
+    /// `p` is an 8-byte aligned address in global memory that no other thread stores to.
+    #[inline(always)]
+    unsafe fn st_status(p: *mut u64, v: u64) {
+        // SAFETY: per the contract; one 64-bit store, seen whole or not at all.
+        unsafe {
+            asm!("st.relaxed.gpu.global.u64 [{p}], {v};", p = in(reg64) p, v = in(reg64) v,
+                 options(nostack))
+        }
+    }
+
+    /// Adds, for every key digit `k`, how many values of this block's chunk
+    /// (`[block * chunk, (block + 1) * chunk)` of `0..n`) have digit `d` to
+    /// `counts[k * RADIX + d]`.
+    ///
+    /// # Safety
+    /// `keys` holds `n` values, 16-byte aligned; `chunk` is a whole number of tiles and
+    /// `block * chunk < n`; `counts` holds `T::DIGITS * RADIX` u32, zero before the launch;
+    /// the launch has `SORT_BLOCK` threads and `hist_smem(T::DIGITS)` shared bytes.
+    #[inline(always)]
+    unsafe fn histogram<T: SortKey, const N: usize>(
+        n: u64,
+        chunk: u64,
         keys: *const T,
-        idx: *const u32,
         counts: *mut u32,
     ) {
         let t = thread_idx();
-        let lane = t % 32;
-        // SAFETY (every shared access below): addresses lie in [0, COUNT_SMEM), aligned.
-        unsafe {
-            for k in 0..32 {
-                u32::st_shared(smem_addr((k * SORT_BLOCK + t) * 4), 0);
-            }
+        let parts = hist_parts(T::DIGITS);
+        let bins = T::DIGITS * RADIX;
+        // SAFETY (every shared access below): word (k * RADIX + d) * parts + q lies in
+        // hist_smem(T::DIGITS) for k < DIGITS, d < RADIX, q < parts.
+        let mut i = t;
+        while i < bins * parts {
+            unsafe { u32::st_shared(smem_addr(i * 4), 0) };
+            i += SORT_BLOCK;
         }
         sync_threads();
-        let (begin, end) = chunk_of(p);
-        let column = smem_addr(lane * 4);
-        let add = |d: u32| unsafe { atom_add32(column + d * 128, 1) };
-        if p.row_len == 0 {
-            // Rounds of four 16-byte packs per thread, all four loads in flight at once.
-            let round = 4 * (SORT_BLOCK as usize * N) as u64;
-            let mut r = begin;
-            while r + round <= end {
-                let at = |q: u32| r + ((q * SORT_BLOCK + t) as usize * N) as u64;
-                // SAFETY: every pack lies in [r, r + round) within the chunk, aligned
-                // because chunks are whole tiles of a 16-byte aligned array.
-                let packs: [[T; N]; 4] = unsafe {
-                    [
-                        load_pack::<T, N>(keys.add(at(0) as usize)),
-                        load_pack::<T, N>(keys.add(at(1) as usize)),
-                        load_pack::<T, N>(keys.add(at(2) as usize)),
-                        load_pack::<T, N>(keys.add(at(3) as usize)),
-                    ]
-                };
-                unroll!(4, |q| {
-                    unroll!(N, |k| {
-                        add(packs[q][k].digit(p.digit));
-                    });
+        let begin = block_idx() as u64 * chunk;
+        let end = if begin + chunk < n { begin + chunk } else { n };
+        let part = smem_addr(t % parts * 4);
+        let add = |v: T| {
+            for k in 0..T::DIGITS {
+                unsafe { atom_add32(part + (k * RADIX + v.digit(k)) * parts * 4, 1) };
+            }
+        };
+        // Rounds of four 16-byte packs per thread, all four loads in flight at once.
+        let round = 4 * (SORT_BLOCK as usize * N) as u64;
+        let mut r = begin;
+        while r + round <= end {
+            let at = |q: u32| r + ((q * SORT_BLOCK + t) as usize * N) as u64;
+            // SAFETY: every pack lies in [r, r + round) within the chunk, aligned because
+            // chunks are whole tiles of a 16-byte aligned array.
+            let packs: [[T; N]; 4] = unsafe {
+                [
+                    load_pack::<T, N>(keys.add(at(0) as usize)),
+                    load_pack::<T, N>(keys.add(at(1) as usize)),
+                    load_pack::<T, N>(keys.add(at(2) as usize)),
+                    load_pack::<T, N>(keys.add(at(3) as usize)),
+                ]
+            };
+            unroll!(4, |q| {
+                unroll!(N, |k| {
+                    add(packs[q][k]);
                 });
-                r += round;
-            }
-            // The rest one value at a time.
-            let mut e = r + t as u64;
-            while e < end {
-                // SAFETY: e < end <= n.
-                add(unsafe { *keys.add(e as usize) }.digit(p.digit));
-                e += SORT_BLOCK as u64;
-            }
-        } else {
-            let mut e = begin + t as u64;
-            while e < end {
-                // SAFETY: e < end <= n.
-                let x = if idx.is_null() {
-                    e as u32
-                } else {
-                    unsafe { *idx.add(e as usize) }
-                };
-                add(((x / p.row_len) >> (8 * p.digit)) & 0xff);
-                e += SORT_BLOCK as u64;
-            }
+            });
+            r += round;
+        }
+        // The rest one value at a time.
+        let mut e = r + t as u64;
+        while e < end {
+            // SAFETY: e < end <= n.
+            add(unsafe { *keys.add(e as usize) });
+            e += SORT_BLOCK as u64;
         }
         sync_threads();
-        // Thread d sums row d, starting at a lane that differs per thread (no bank conflicts).
-        let mut total = 0;
-        for k in 0..32 {
-            let l = (k + t) % 32;
-            // SAFETY: inside the histogram.
-            total += unsafe { u32::ld_shared(smem_addr((t * 32 + l) * 4)) };
+        // Thread t sums bins t, t + SORT_BLOCK, ..., starting at a copy that differs per
+        // thread (fewer bank conflicts); empty bins cost no global atomic.
+        let mut i = t;
+        while i < bins {
+            let mut sum = 0;
+            for q in 0..parts {
+                let l = (q + t) % parts;
+                sum += unsafe { u32::ld_shared(smem_addr((i * parts + l) * 4)) };
+            }
+            if sum != 0 {
+                // SAFETY: i < DIGITS * RADIX, inside counts.
+                unsafe { AtomicU32::from_ptr(counts.add(i as usize)) }
+                    .fetch_add(sum, Ordering::Relaxed);
+            }
+            i += SORT_BLOCK;
         }
-        // SAFETY: t < RADIX and the block index < gridDim.
-        unsafe { *counts.add((t * grid_dim() + block_idx()) as usize) = total };
     }
 
-    /// In-place exclusive prefix sum of `counts[..len]`, by one block of `SCAN_BLOCK`
-    /// threads, each owning a contiguous segment.
+    /// Turns `counts[pass][digit]` into each pass's exclusive prefix sums over digits, in
+    /// place: the key passes' counts come from the histogram kernel, the row passes' from
+    /// the row count (every row number occurs `row_len` times).
     ///
     /// # Safety
-    /// `counts` holds `len` u32 whose sum fits u32; the launch has one block of
-    /// `SCAN_BLOCK` threads and `SCAN_BLOCK / 32 * 4` shared bytes.
+    /// `counts` holds `passes * RADIX` u32 (`passes <= MAX_PASSES`), its first
+    /// `key_passes * RADIX` the histogram kernel's complete result; `rows * row_len` is
+    /// below 2^32; one block of `SORT_BLOCK` threads and `SORT_WARPS * 4` shared bytes.
     #[inline(always)]
-    unsafe fn scan(counts: *mut u32, len: u32) {
+    unsafe fn starts(counts: *mut u32, key_passes: u32, passes: u32, rows: u32, row_len: u32) {
         let t = thread_idx();
-        let per = len.div_ceil(SCAN_BLOCK);
-        let begin = t * per;
-        let end = if begin + per < len { begin + per } else { len };
-        let mut sum = 0u32;
-        let mut i = begin;
-        while i < end {
-            // SAFETY: i < len.
-            sum += unsafe { *counts.add(i as usize) };
-            i += 1;
-        }
-        // SAFETY: the warp totals use SCAN_BLOCK / 32 words.
-        let mut run = unsafe { block_exclusive_scan(sum, 0) };
-        let mut i = begin;
-        while i < end {
-            // SAFETY: i < len.
-            unsafe {
-                let c = counts.add(i as usize);
-                let v = *c;
-                *c = run;
-                run += v;
-            }
-            i += 1;
+        for pass in 0..passes {
+            // SAFETY: pass < passes and t < RADIX.
+            let at = unsafe { counts.add((pass * RADIX + t) as usize) };
+            let c = if pass < key_passes {
+                // SAFETY: as above.
+                unsafe { *at }
+            } else {
+                (row_digit_count(rows as u64, pass - key_passes, t) * row_len as u64) as u32
+            };
+            // SAFETY: the warp totals use SORT_WARPS words at offset 0.
+            let s = unsafe { block_exclusive_scan(c, 0) };
+            // SAFETY: as above.
+            unsafe { *at = s };
+            // The next pass's scan rewrites the warp totals.
+            sync_threads();
         }
     }
 
@@ -512,183 +591,221 @@ mod gpu_kernels {
         before + x - v
     }
 
-    /// One stable scatter pass over this block's chunk (see the module comment).
-    /// `keys_in` null: the pass needs no values (row passes of an argsort); `keys_out`
-    /// null: the values are not written; `idx_in` null: the indices are `0..n`;
-    /// `idx_out` 0: the indices are not written, else u32 or (`INDEX_OUT_I64`) int64.
+    /// One stable pass over one tile (see the module comment). Without `IDX` the pass
+    /// moves values only (a key pass of a plain sort): a kernel of its own, so that the
+    /// common case pays no registers for indices. With `IDX`: `keys_in` null: the pass
+    /// needs no values (row passes of an argsort); `keys_out` null: the values are not
+    /// written; `idx_in` null: the indices are `0..n`; `idx_out` 0: the indices are not
+    /// written, else u32 or (`INDEX_OUT_I64`) int64.
     ///
     /// # Safety
-    /// Non-null arrays hold `p.n` elements; `offsets` is the scanned `counts` of this
-    /// pass's count launch with the same grid; in key mode `keys_in` is not null; the
-    /// launch has `SORT_BLOCK` threads and `scatter_smem(size_of::<T>())` shared bytes.
+    /// Non-null arrays hold `p.n` elements; in key mode `keys_in` is not null; without
+    /// `IDX` the pass is in key mode, `keys_out` is not null and the indices are unused;
+    /// `starts`
+    /// holds this pass's `RADIX` digit starts from `starts`; `ticket` is this pass's
+    /// counter, zero before the launch; `status` holds `RADIX` words per tile, each zero
+    /// or written by an earlier pass of this sort; the launch has one block per tile
+    /// (`ceil(n / tile_len)`), `SORT_BLOCK` threads and `onesweep_smem(size_of::<T>(),
+    /// IDX)` shared bytes.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    unsafe fn scatter<T: SortKey, const ITEMS: usize>(
+    unsafe fn onesweep<T: SortKey, const ITEMS: usize, const IDX: bool>(
         p: &SortPass,
         keys_in: *const T,
         keys_out: *mut T,
         idx_in: *const u32,
         idx_out: u64,
-        offsets: *const u32,
+        starts: *const u32,
+        ticket: *mut u32,
+        status: *mut u64,
     ) {
         let t = thread_idx();
         let (lane, warp) = (t % 32, t / 32);
         let size = core::mem::size_of::<T>() as u32;
         let tile = SORT_BLOCK * ITEMS as u32;
         let stage_idx = SMEM_STAGE + tile * size;
-        let with_keys = !keys_in.is_null();
-        let with_idx = !idx_in.is_null() || idx_out != 0 || p.row_len != 0;
-        let (begin, end) = chunk_of(p);
-        // SAFETY (every shared access below): the addresses lie inside scatter_smem(size)
-        // by the layout constants; digits are < RADIX, tile positions < tile.
-        unsafe {
-            let base = *offsets.add((t * grid_dim() + block_idx()) as usize);
-            u32::st_shared(smem_addr(SMEM_BASE + t * 4), base);
+        let with_keys = !IDX || !keys_in.is_null();
+        let with_idx = IDX;
+        // SAFETY (every shared access below): the addresses lie inside onesweep_smem by
+        // the layout constants (the index area only when with_idx); digits are < RADIX,
+        // tile positions < tile.
+        if t == 0 {
+            // The tile number is the ticket, not the block index: tiles are taken in the
+            // order blocks start, so the earlier tiles a look-back waits on are running.
+            // SAFETY: ticket is a valid, aligned u32 in global memory.
+            let id = unsafe { AtomicU32::from_ptr(ticket) }.fetch_add(1, Ordering::Relaxed);
+            unsafe { u32::st_shared(smem_addr(SMEM_TILE), id) };
         }
-        let mut start = begin;
-        while start < end {
-            for w in 0..SORT_WARPS {
-                unsafe { u32::st_shared(smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4), 0) };
+        for w in 0..SORT_WARPS {
+            unsafe { u32::st_shared(smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4), 0) };
+        }
+        sync_threads();
+        let id = unsafe { u32::ld_shared(smem_addr(SMEM_TILE)) };
+        let start = id as u64 * tile as u64;
+        let end = if start + (tile as u64) < p.n {
+            start + tile as u64
+        } else {
+            p.n
+        };
+        // Warp w holds the w-th run of 32 * ITEMS values; item j of a lane is value
+        // j * 32 + lane of it, so (j, lane) order is input order.
+        let seg = start + (warp * 32 * ITEMS as u32) as u64;
+        let mut vals = [T::ZERO; ITEMS];
+        let mut idxs = [0u32; ITEMS];
+        unroll!(ITEMS, |j| {
+            let i = seg + (j as u32 * 32 + lane) as u64;
+            if i < end {
+                if with_keys {
+                    // SAFETY: i < end <= n.
+                    vals[j] = unsafe { *keys_in.add(i as usize) };
+                }
+                if with_idx {
+                    // SAFETY: as above.
+                    idxs[j] = if idx_in.is_null() {
+                        i as u32
+                    } else {
+                        unsafe { *idx_in.add(i as usize) }
+                    };
+                }
             }
-            sync_threads();
-            // Warp w holds the w-th run of 32 * ITEMS values; item j of a lane is value
-            // j * 32 + lane of it, so (j, lane) order is input order.
-            let seg = start + (warp * 32 * ITEMS as u32) as u64;
-            let mut vals = [T::ZERO; ITEMS];
-            let mut idxs = [0u32; ITEMS];
-            unroll!(ITEMS, |j| {
-                let i = seg + (j as u32 * 32 + lane) as u64;
-                if i < end {
+        });
+        // Rank within the warp: (digit << 16) | rank, or u32::MAX past the end.
+        let mut ranks = [0u32; ITEMS];
+        unroll!(ITEMS, |j| {
+            let i = seg + (j as u32 * 32 + lane) as u64;
+            let valid = i < end;
+            let d = if valid {
+                digit_of::<T, IDX>(p, vals[j], idxs[j])
+            } else {
+                RADIX
+            };
+            let peers = match_any(d);
+            let lower = (peers & ((1u32 << lane) - 1)).count_ones();
+            let a = smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4);
+            let c = if valid {
+                unsafe { u32::ld_shared(a) }
+            } else {
+                0
+            };
+            sync_warp();
+            if valid && lower == 0 {
+                unsafe { u32::st_shared(a, c + peers.count_ones()) };
+            }
+            sync_warp();
+            ranks[j] = if valid {
+                (d << 16) | (c + lower)
+            } else {
+                u32::MAX
+            };
+        });
+        sync_threads();
+        // Thread t owns digit t: the per-warp counts become the digit's offsets in the
+        // tile (warps in order, then digits in order).
+        let mut total = 0u32;
+        for w in 0..SORT_WARPS {
+            let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
+            unsafe {
+                let c = u32::ld_shared(a);
+                u32::st_shared(a, total);
+                total += c;
+            }
+        }
+        // Publish the tile's count at once, before anything else, so the look-backs of
+        // later tiles wait as little as possible; tile 0's count is already its prefix.
+        // SAFETY: id < ceil(n / tile) tiles, each with RADIX words; only this thread of
+        // this block stores to this word in this pass.
+        let mine = unsafe { status.add(id as usize * RADIX as usize + t as usize) };
+        unsafe { st_status(mine, status_word(p.pass, id == 0, total)) };
+        // SAFETY: SMEM_SCAN has room for SORT_WARPS words.
+        let before = unsafe { block_exclusive_scan(total, SMEM_SCAN) };
+        for w in 0..SORT_WARPS {
+            let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
+            unsafe { u32::st_shared(a, u32::ld_shared(a) + before) };
+        }
+        sync_threads();
+        // Stage the tile in digit order; this needs no global offsets, so it goes before
+        // the look-back and its shared-memory traffic overlaps the earlier tiles' progress.
+        unroll!(ITEMS, |j| {
+            let r = ranks[j];
+            if r != u32::MAX {
+                let d = r >> 16;
+                unsafe {
+                    let pos = u32::ld_shared(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4))
+                        + (r & 0xffff);
                     if with_keys {
-                        // SAFETY: i < end <= n.
-                        vals[j] = unsafe { *keys_in.add(i as usize) };
+                        st_item(smem_addr(SMEM_STAGE + pos * size), vals[j]);
                     }
                     if with_idx {
-                        // SAFETY: as above.
-                        idxs[j] = if idx_in.is_null() {
-                            i as u32
-                        } else {
-                            unsafe { *idx_in.add(i as usize) }
-                        };
+                        u32::st_shared(smem_addr(stage_idx + pos * 4), idxs[j]);
                     }
                 }
-            });
-            // Rank within the warp: (digit << 16) | rank, or u32::MAX past the end.
-            let mut ranks = [0u32; ITEMS];
-            unroll!(ITEMS, |j| {
-                let i = seg + (j as u32 * 32 + lane) as u64;
-                let valid = i < end;
-                let d = if valid {
-                    digit_of(p, vals[j], idxs[j])
+            }
+        });
+        // Look-back for digit t: sum the earlier tiles' counts, newest first, until one
+        // word holds an inclusive prefix. Tile 0 always publishes one, so the walk ends.
+        let mut excl = 0u32;
+        if id > 0 {
+            let published = status_word(p.pass, false, 0);
+            let mut j = id - 1;
+            loop {
+                // SAFETY: j < id, a tile of this launch.
+                let at = unsafe { status.add(j as usize * RADIX as usize + t as usize) };
+                let mut s = unsafe { ld_status(at) };
+                // Tile j's block holds an earlier ticket, so it is running and publishes
+                // its aggregate before it waits on anything.
+                while s < published {
+                    s = unsafe { ld_status(at) };
+                }
+                excl = excl.wrapping_add(s as u32);
+                if (s >> 32) & 1 != 0 {
+                    break;
+                }
+                j -= 1;
+            }
+            // SAFETY: as for the aggregate above.
+            unsafe { st_status(mine, status_word(p.pass, true, excl.wrapping_add(total))) };
+        }
+        // Tile position i of digit t goes to output position scatter[t] + i (wrapping
+        // u32 arithmetic: the true position is below n < 2^32).
+        // SAFETY: t < RADIX.
+        let base = unsafe { *starts.add(t as usize) }.wrapping_add(excl);
+        unsafe { u32::st_shared(smem_addr(SMEM_SCATTER + t * 4), base.wrapping_sub(before)) };
+        sync_threads();
+        // Write the staged tile out: consecutive threads, consecutive positions of a
+        // digit's run.
+        let len = (end - start) as u32;
+        unroll!(ITEMS, |k| {
+            let i = k as u32 * SORT_BLOCK + t;
+            if i < len {
+                let v: T = if with_keys {
+                    unsafe { ld_item(smem_addr(SMEM_STAGE + i * size)) }
                 } else {
-                    RADIX
+                    T::ZERO
                 };
-                let peers = match_any(d);
-                let lower = (peers & ((1u32 << lane) - 1)).count_ones();
-                let a = smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4);
-                let c = if valid {
-                    unsafe { u32::ld_shared(a) }
+                let x = if with_idx {
+                    unsafe { u32::ld_shared(smem_addr(stage_idx + i * 4)) }
                 } else {
                     0
                 };
-                sync_warp();
-                if valid && lower == 0 {
-                    unsafe { u32::st_shared(a, c + peers.count_ones()) };
-                }
-                sync_warp();
-                ranks[j] = if valid {
-                    (d << 16) | (c + lower)
-                } else {
-                    u32::MAX
-                };
-            });
-            sync_threads();
-            // Thread t owns digit t: the per-warp counts become the digit's offsets in
-            // the tile (warps in order, then digits in order).
-            let mut total = 0u32;
-            for w in 0..SORT_WARPS {
-                let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
+                let d = digit_of::<T, IDX>(p, v, x);
+                let pos = unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i)
+                    as usize;
+                // SAFETY: pos < n (the digit starts and the look-back place every value
+                // inside the output).
                 unsafe {
-                    let c = u32::ld_shared(a);
-                    u32::st_shared(a, total);
-                    total += c;
-                }
-            }
-            // SAFETY: SMEM_SCAN has room for SORT_WARPS words.
-            let before = unsafe { block_exclusive_scan(total, SMEM_SCAN) };
-            unsafe {
-                for w in 0..SORT_WARPS {
-                    let a = smem_addr(SMEM_COUNTERS + (w * RADIX + t) * 4);
-                    u32::st_shared(a, u32::ld_shared(a) + before);
-                }
-                // Tile position i of digit t goes to output position scatter[t] + i
-                // (wrapping u32 arithmetic: the true position is below n < 2^32).
-                let base = u32::ld_shared(smem_addr(SMEM_BASE + t * 4));
-                u32::st_shared(smem_addr(SMEM_SCATTER + t * 4), base.wrapping_sub(before));
-                u32::st_shared(smem_addr(SMEM_BASE + t * 4), base + total);
-            }
-            sync_threads();
-            // Stage the tile in digit order.
-            unroll!(ITEMS, |j| {
-                let r = ranks[j];
-                if r != u32::MAX {
-                    let d = r >> 16;
-                    unsafe {
-                        let pos = u32::ld_shared(smem_addr(SMEM_COUNTERS + (warp * RADIX + d) * 4))
-                            + (r & 0xffff);
-                        if with_keys {
-                            st_item(smem_addr(SMEM_STAGE + pos * size), vals[j]);
-                        }
-                        if with_idx {
-                            u32::st_shared(smem_addr(stage_idx + pos * 4), idxs[j]);
+                    if !IDX || !keys_out.is_null() {
+                        *keys_out.add(pos) = v;
+                    }
+                    if IDX && idx_out != 0 {
+                        if p.flags & INDEX_OUT_I64 != 0 {
+                            *(idx_out as *mut i64).add(pos) = (x % p.out_row_len) as i64;
+                        } else {
+                            *(idx_out as *mut u32).add(pos) = x;
                         }
                     }
                 }
-            });
-            sync_threads();
-            // Write the staged tile out: consecutive threads, consecutive positions of a
-            // digit's run.
-            let len = if end - start < tile as u64 {
-                (end - start) as u32
-            } else {
-                tile
-            };
-            unroll!(ITEMS, |k| {
-                let i = k as u32 * SORT_BLOCK + t;
-                if i < len {
-                    let v: T = if with_keys {
-                        unsafe { ld_item(smem_addr(SMEM_STAGE + i * size)) }
-                    } else {
-                        T::ZERO
-                    };
-                    let x = if with_idx {
-                        unsafe { u32::ld_shared(smem_addr(stage_idx + i * 4)) }
-                    } else {
-                        0
-                    };
-                    let d = digit_of(p, v, x);
-                    let pos = unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }
-                        .wrapping_add(i) as usize;
-                    // SAFETY: pos < n (the scanned counts place every value inside the output).
-                    unsafe {
-                        if !keys_out.is_null() {
-                            *keys_out.add(pos) = v;
-                        }
-                        if idx_out != 0 {
-                            if p.flags & INDEX_OUT_I64 != 0 {
-                                *(idx_out as *mut i64).add(pos) = (x % p.out_row_len) as i64;
-                            } else {
-                                *(idx_out as *mut u32).add(pos) = x;
-                            }
-                        }
-                    }
-                }
-            });
-            // The next tile first writes the counters, which nobody reads past the
-            // staging barrier above; the scatter offsets and the staging area are only
-            // rewritten after the next tile's barriers.
-            start += tile as u64;
-        }
+            }
+        });
     }
 
     macro_rules! sort_entries {
@@ -698,33 +815,58 @@ mod gpu_kernels {
                 const N: usize = if SIZE >= 16 { 1 } else { 16 / SIZE };
                 const ITEMS: usize = items_per_thread(SIZE) as usize;
 
-                #[unsafe(export_name = concat!("gpupy_sort_count_", stringify!($name)))]
-                unsafe extern "ptx-kernel" fn c(p: SortPass, keys: *const $t, idx: *const u32, counts: *mut u32) {
-                    // SAFETY: the host launches per count's contract.
-                    unsafe { count::<$t, N>(&p, keys, idx, counts) }
+                #[unsafe(export_name = concat!("gpupy_sort_histogram_", stringify!($name)))]
+                unsafe extern "ptx-kernel" fn h(n: u64, chunk: u64, keys: *const $t, counts: *mut u32) {
+                    // SAFETY: the host launches per histogram's contract.
+                    unsafe { histogram::<$t, N>(n, chunk, keys, counts) }
                 }
 
-                #[unsafe(export_name = concat!("gpupy_sort_scatter_", stringify!($name)))]
+                #[unsafe(export_name = concat!("gpupy_sort_onesweep_", stringify!($name)))]
+                #[allow(clippy::too_many_arguments)]
                 unsafe extern "ptx-kernel" fn s(
                     p: SortPass,
                     keys_in: *const $t,
                     keys_out: *mut $t,
                     idx_in: *const u32,
                     idx_out: u64,
-                    offsets: *const u32,
+                    starts: *const u32,
+                    ticket: *mut u32,
+                    status: *mut u64,
                 ) {
-                    // SAFETY: the host launches per scatter's contract.
-                    unsafe { scatter::<$t, ITEMS>(&p, keys_in, keys_out, idx_in, idx_out, offsets) }
+                    // SAFETY: the host launches per onesweep's contract.
+                    unsafe { onesweep::<$t, ITEMS, false>(&p, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) }
+                }
+
+                #[unsafe(export_name = concat!("gpupy_sort_onesweep_idx_", stringify!($name)))]
+                #[allow(clippy::too_many_arguments)]
+                unsafe extern "ptx-kernel" fn si(
+                    p: SortPass,
+                    keys_in: *const $t,
+                    keys_out: *mut $t,
+                    idx_in: *const u32,
+                    idx_out: u64,
+                    starts: *const u32,
+                    ticket: *mut u32,
+                    status: *mut u64,
+                ) {
+                    // SAFETY: the host launches per onesweep's contract.
+                    unsafe { onesweep::<$t, ITEMS, true>(&p, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) }
                 }
             };
         )* };
     }
     for_each_sort_dtype!(sort_entries);
 
-    #[unsafe(export_name = "gpupy_sort_scan")]
-    unsafe extern "ptx-kernel" fn scan_entry(counts: *mut u32, len: u32) {
-        // SAFETY: the host launches per scan's contract.
-        unsafe { scan(counts, len) }
+    #[unsafe(export_name = "gpupy_sort_starts")]
+    unsafe extern "ptx-kernel" fn starts_entry(
+        counts: *mut u32,
+        key_passes: u32,
+        passes: u32,
+        rows: u32,
+        row_len: u32,
+    ) {
+        // SAFETY: the host launches per starts' contract.
+        unsafe { starts(counts, key_passes, passes, rows, row_len) }
     }
 }
 
@@ -818,15 +960,72 @@ mod tests {
     }
 
     #[test]
-    fn scatter_fits_default_shared_memory() {
+    fn onesweep_fits_default_shared_memory() {
         for size in [1, 2, 4, 8, 16] {
             assert!(
-                scatter_smem(size) <= 48 * 1024,
+                onesweep_smem(size, true) <= 48 * 1024,
                 "{size}: {}",
-                scatter_smem(size)
+                onesweep_smem(size, true)
             );
+            assert!(onesweep_smem(size, false) < onesweep_smem(size, true));
             assert_eq!(SMEM_STAGE % 16, 0);
+            assert!(SMEM_TILE + 4 <= SMEM_STAGE);
             assert!(tile_len(size) <= 1 << 16, "ranks pack into 16 bits");
         }
+    }
+
+    #[test]
+    fn histogram_copies_fit() {
+        for &d in KEY_DIGITS {
+            let p = hist_parts(d);
+            assert!(p.is_power_of_two() && p <= 32);
+            assert!(hist_smem(d) <= HIST_SMEM_MAX, "{d} digits");
+            assert!(
+                p == 32 || hist_smem(d) * 2 > HIST_SMEM_MAX,
+                "{d} digits: as many as fit"
+            );
+        }
+        assert_eq!(hist_parts(4), 8);
+        assert_eq!(hist_parts(17), 1);
+        assert!(KEY_DIGITS.iter().all(|&d| d + 4 <= MAX_PASSES));
+    }
+
+    #[test]
+    fn row_digit_counts_match_counting() {
+        for rows in [0u64, 1, 2, 255, 256, 257, 65535, 65536, 70_001, 300_000] {
+            for k in 0..3 {
+                let mut want = vec![0u64; 256];
+                for r in 0..rows {
+                    want[((r >> (8 * k)) & 0xff) as usize] += 1;
+                }
+                for b in 0..256 {
+                    assert_eq!(
+                        row_digit_count(rows, k, b),
+                        want[b as usize],
+                        "{rows} {k} {b}"
+                    );
+                }
+            }
+        }
+        // The top byte of row numbers up to 2^32 - 1.
+        let rows = (1u64 << 32) - 1;
+        assert_eq!(row_digit_count(rows, 3, 0), 1 << 24);
+        assert_eq!(row_digit_count(rows, 3, 255), (1 << 24) - 1);
+        assert_eq!(row_digit_count(rows, 0, 7), 1 << 24);
+    }
+
+    #[test]
+    fn status_words_order_by_pass_then_kind() {
+        let published = status_word(3, false, 0);
+        assert!(
+            status_word(2, true, u32::MAX) < published,
+            "older passes read as unpublished"
+        );
+        assert!(0 < published);
+        assert!(status_word(3, false, u32::MAX) < status_word(3, true, 0));
+        assert_eq!(status_word(3, true, 77) as u32, 77);
+        assert_eq!((status_word(3, true, 77) >> 32) & 1, 1);
+        assert_eq!((status_word(3, false, 77) >> 32) & 1, 0);
+        assert!(status_word(MAX_PASSES - 1, true, u32::MAX) < u64::MAX);
     }
 }

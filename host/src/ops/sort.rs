@@ -4,12 +4,13 @@
 //! A sort along an axis moves that axis last (a contiguous copy when it is not last
 //! already) and sorts all rows at once: the key passes sort every value stably, then the
 //! row passes sort stably by row number (the index payload divided by the row length),
-//! which regroups the rows with each one sorted. The planning (grid, passes, which buffer
-//! each pass reads and writes) is pure Rust, tested without a GPU.
+//! which regroups the rows with each one sorted. The planning (histogram grid, passes,
+//! which buffer each pass reads and writes, the workspace layout) is pure Rust, tested
+//! without a GPU.
 
 use gpupy_kernels::sort::{
-    COUNT_SMEM, INDEX_OUT_I64, KEY_DIGITS, RADIX, SCAN_BLOCK, SORT_BLOCK, SortPass, scatter_smem,
-    tile_len,
+    INDEX_OUT_I64, KEY_DIGITS, MAX_PASSES, RADIX, SORT_BLOCK, SORT_WARPS, SortPass, hist_smem,
+    onesweep_smem, tile_len,
 };
 
 use super::copy::{contiguous, copy_into};
@@ -20,29 +21,52 @@ use crate::error::{Error, Result};
 use crate::layout::{Layout, normalize_axis};
 use crate::module::launch;
 
-/// Scatter blocks per SM. A block holds a 32-43 KiB staging tile, and its chunk of the
-/// input is a whole number of tiles; a few blocks per SM keep the per-pass scan of
-/// `RADIX * blocks` counts short (72 registers per thread allow three).
-const BLOCKS_PER_SM: u64 = 3;
+/// Histogram blocks per SM. Each block reads a long chunk with its own shared
+/// histograms and adds them to the global counts once, so a few blocks per SM saturate
+/// the memory bus while keeping the global atomics few.
+const HIST_BLOCKS_PER_SM: u64 = 4;
 
-/// The grid of one sort: `blocks` blocks, each owning `chunk` consecutive values.
+/// The histogram kernel's grid: `blocks` blocks, each owning `chunk` consecutive values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
     pub blocks: u32,
     pub chunk: u64,
 }
 
-/// The grid for `n` values of `itemsize` bytes on a GPU with `sms` SMs: at most
-/// `BLOCKS_PER_SM` blocks per SM, each chunk a whole number of tiles (so chunks start
-/// 16-byte aligned), no empty block.
+/// The histogram grid for `n` values of `itemsize` bytes on a GPU with `sms` SMs: at most
+/// `HIST_BLOCKS_PER_SM` blocks per SM, each chunk a whole number of tiles (so chunks
+/// start 16-byte aligned), no empty block.
 pub fn grid(n: u64, itemsize: usize, sms: u32) -> Grid {
     let tile = tile_len(itemsize) as u64;
     let tiles = n.div_ceil(tile).max(1);
-    let blocks = tiles.min(sms.max(1) as u64 * BLOCKS_PER_SM);
+    let blocks = tiles.min(sms.max(1) as u64 * HIST_BLOCKS_PER_SM);
     let chunk = tiles.div_ceil(blocks) * tile;
     Grid {
         blocks: n.div_ceil(chunk).max(1) as u32,
         chunk,
+    }
+}
+
+/// Byte offsets of the parts of one sort's workspace, a single zeroed allocation:
+/// `counts[pass][RADIX]` u32 (the histogram, then the digit starts), one ticket counter
+/// per pass, then the look-back status words, `RADIX` u64 per tile (shared by all passes,
+/// which tell theirs apart by the pass number inside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Workspace {
+    pub tickets: u64,
+    pub status: u64,
+    pub bytes: u64,
+}
+
+/// The workspace of a sort with `passes` passes over `tiles` tiles.
+pub fn workspace(passes: usize, tiles: u64) -> Workspace {
+    let tickets = passes as u64 * RADIX as u64 * 4;
+    // Room for MAX_PASSES counters, rounded to keep the status words 256-byte aligned.
+    let status = tickets + (MAX_PASSES as u64 * 4).next_multiple_of(256);
+    Workspace {
+        tickets,
+        status,
+        bytes: status + tiles * RADIX as u64 * 8,
     }
 }
 
@@ -214,6 +238,21 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
     let passes = passes(KEY_DIGITS[dtype as usize], rows);
     let io = schedule(&passes, argsort);
     let g = grid(n, itemsize, device.props.multi_processor_count as u32);
+    let tiles = n.div_ceil(tile_len(itemsize) as u64);
+    let ws = workspace(passes.len(), tiles);
+    let key_passes = KEY_DIGITS[dtype as usize];
+    // Launch sizes the kernels rely on: at most MAX_PASSES ticket counters, one onesweep
+    // block per tile within the grid limit, and shared sizes within the default 48 KiB.
+    if passes.len() > MAX_PASSES as usize
+        || tiles > i32::MAX as u64
+        || onesweep_smem(itemsize, true) > 48 * 1024
+        || hist_smem(key_passes) > 48 * 1024
+    {
+        return Err(Error::Value(format!(
+            "sort: no launch plan for {n} values of {}",
+            dtype.name()
+        )));
+    }
 
     let out = Array::empty(device, &shape, out_dtype)?;
     let uses = |b: Buf, keys: bool| {
@@ -237,7 +276,10 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
         alloc(uses(Buf::Tmp(0), false), DType::UInt32)?,
         alloc(uses(Buf::Tmp(1), false), DType::UInt32)?,
     ];
-    let counts = Array::empty(device, &[RADIX as usize * g.blocks as usize], DType::UInt32)?;
+    // Zeroed once: the histogram adds into the counts, every pass's ticket starts at 0,
+    // and status words of earlier passes read as unpublished.
+    let work = Array::empty(device, &[ws.bytes.div_ceil(8) as usize], DType::UInt64)?;
+    super::fill::fill(&work, &[0; 8])?;
     let key_ptr = |b: Buf| -> u64 {
         match b {
             Buf::None => 0,
@@ -256,14 +298,50 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
 
     let kernels = device.kernels()?;
     let name = gpupy_kernels::loops::DTYPE_NAMES[dtype as usize];
-    let count = kernels.function(&format!("gpupy_sort_count_{name}"))?;
-    let scatter = kernels.function(&format!("gpupy_sort_scatter_{name}"))?;
-    let scan = kernels.function("gpupy_sort_scan")?;
+    let histogram = kernels.function(&format!("gpupy_sort_histogram_{name}"))?;
+    let onesweep = [
+        kernels.function(&format!("gpupy_sort_onesweep_{name}"))?,
+        kernels.function(&format!("gpupy_sort_onesweep_idx_{name}"))?,
+    ];
+    let starts = kernels.function("gpupy_sort_starts")?;
     device.bind()?;
-    for (d, b) in passes.iter().zip(&io) {
+    let counts = work.data_ptr();
+    let (mut nn, mut chunk, mut keys, mut c) = (n, g.chunk, src.data_ptr(), counts);
+    let (mut kp, mut np, mut rows32, mut rl) =
+        (key_passes, passes.len() as u32, rows as u32, row_len as u32);
+    // SAFETY: (n, chunk, keys, counts) is the histogram kernel's parameter list: keys holds
+    // n values, contiguous and 16-byte aligned (contiguous() and pool blocks); chunk is a
+    // whole number of tiles with every block's chunk starting below n; counts holds
+    // key_passes * RADIX zeroed u32; the shared size is hist_smem (checked above).
+    unsafe {
+        launch(
+            histogram,
+            (g.blocks, 1, 1),
+            SORT_BLOCK,
+            hist_smem(key_passes),
+            &mut [arg(&mut nn), arg(&mut chunk), arg(&mut keys), arg(&mut c)],
+        )?;
+        // SAFETY: (counts, key_passes, passes, rows, row_len) is the starts kernel's
+        // parameter list: counts holds passes * RADIX u32, the key passes' filled by the
+        // histogram launch before it on the stream; rows * row_len = n < 2^32; one block
+        // with one shared word per warp.
+        launch(
+            starts,
+            (1, 1, 1),
+            SORT_BLOCK,
+            SORT_WARPS * 4,
+            &mut [
+                arg(&mut c),
+                arg(&mut kp),
+                arg(&mut np),
+                arg(&mut rows32),
+                arg(&mut rl),
+            ],
+        )?;
+    }
+    for (i, (d, b)) in passes.iter().zip(&io).enumerate() {
         let mut p = SortPass {
             n,
-            chunk: g.chunk,
             digit: match *d {
                 Digit::Key(k) | Digit::Row(k) => k,
             },
@@ -277,61 +355,48 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
             } else {
                 0
             },
+            pass: i as u32,
         };
         let (mut keys_in, mut keys_out) = (key_ptr(b.keys_in), key_ptr(b.keys_out));
         let (mut idx_in, mut idx_out) = (idx_ptr(b.idx_in), idx_ptr(b.idx_out));
-        let (mut c, mut len) = (counts.data_ptr(), RADIX * g.blocks);
         // The kernels' contracts, checked here: key passes read values, indices are
         // read only after a pass wrote them, and nothing is read and written at once.
         let key_pass = matches!(d, Digit::Key(_));
+        // The kernel without indices also needs both value arrays.
+        let with_idx = idx_in != 0 || idx_out != 0 || !key_pass;
         if (key_pass && keys_in == 0)
             || (keys_in != 0 && keys_in == keys_out)
             || (idx_in != 0 && idx_in == idx_out)
+            || (!with_idx && keys_out == 0)
         {
             return Err(Error::Value("sort: inconsistent pass schedule".into()));
         }
-        // SAFETY: (SortPass, keys, idx, counts) is the count kernel's parameter list: the
-        // non-null arrays hold n elements, contiguous and 16-byte aligned (contiguous()
-        // and pool blocks), counts holds RADIX * blocks u32, and every block's chunk
-        // starts below n; the shared size is COUNT_SMEM.
+        let mut pass_starts = counts + (i as u64) * RADIX as u64 * 4;
+        let mut ticket = counts + ws.tickets + 4 * i as u64;
+        let mut status = counts + ws.status;
+        // SAFETY: (SortPass, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) is
+        // the onesweep kernels' parameter list (the kernel without indices runs only key
+        // passes with both value arrays, checked above): every non-null array holds n
+        // elements of its type (the int64 output when flags say so); starts is this pass's
+        // RADIX digit starts, written by the starts launch before it on the stream; ticket
+        // is this pass's zeroed counter (i < MAX_PASSES); status holds RADIX words per
+        // tile, zero or left by earlier passes of this sort; one block per tile, and the
+        // shared size is onesweep_smem for the kernel's with_idx (checked above).
         unsafe {
             launch(
-                count,
-                (g.blocks, 1, 1),
+                onesweep[with_idx as usize],
+                (tiles as u32, 1, 1),
                 SORT_BLOCK,
-                COUNT_SMEM,
-                &mut [
-                    arg(&mut p),
-                    arg(&mut keys_in),
-                    arg(&mut idx_in),
-                    arg(&mut c),
-                ],
-            )?;
-            // SAFETY: (counts, len) is the scan kernel's parameter list; the counts sum
-            // to n < 2^32; one block with one shared word per warp.
-            launch(
-                scan,
-                (1, 1, 1),
-                SCAN_BLOCK,
-                SCAN_BLOCK / 32 * 4,
-                &mut [arg(&mut c), arg(&mut len)],
-            )?;
-            // SAFETY: (SortPass, keys_in, keys_out, idx_in, idx_out, offsets) is the
-            // scatter kernel's parameter list: every non-null array holds n elements of
-            // its type (the int64 output when flags say so), offsets is this pass's
-            // scanned counts with the same grid, and the shared size is scatter_smem.
-            launch(
-                scatter,
-                (g.blocks, 1, 1),
-                SORT_BLOCK,
-                scatter_smem(itemsize),
+                onesweep_smem(itemsize, with_idx),
                 &mut [
                     arg(&mut p),
                     arg(&mut keys_in),
                     arg(&mut keys_out),
                     arg(&mut idx_in),
                     arg(&mut idx_out),
-                    arg(&mut c),
+                    arg(&mut pass_starts),
+                    arg(&mut ticket),
+                    arg(&mut status),
                 ],
             )?;
         }
@@ -401,7 +466,7 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gpupy_kernels::sort::SortKey;
+    use gpupy_kernels::sort::{SortKey, row_digit_count, status_word};
 
     #[test]
     fn grids_cover_the_input_in_whole_tiles() {
@@ -416,7 +481,7 @@ mod tests {
             let g = grid(n, size, 132);
             let tile = tile_len(size) as u64;
             assert_eq!(g.chunk % tile, 0);
-            assert!(g.blocks as u64 <= 3 * 132);
+            assert!(g.blocks as u64 <= HIST_BLOCKS_PER_SM * 132);
             assert!(g.blocks as u64 * g.chunk >= n, "{n}: covered");
             assert!((g.blocks as u64 - 1) * g.chunk < n, "{n}: no empty block");
             assert_eq!((g.chunk * size as u64) % 16, 0);
@@ -489,29 +554,89 @@ mod tests {
         );
     }
 
-    /// The three kernels' arithmetic run sequentially on the CPU, with the grid, passes
-    /// and schedule the host launches: per-block digit counts (digit-major), their
-    /// exclusive scan, and the scatter's tiles (warp segments, per-warp counters in
-    /// (item, lane) order, offsets over warps then digits, staging, write-out). Returns
-    /// the values (sort) or int64 indices (argsort).
+    #[test]
+    fn workspaces_hold_counts_tickets_and_status() {
+        for passes in [1usize, 4, 21] {
+            for tiles in [1u64, 7, 16384] {
+                let ws = workspace(passes, tiles);
+                assert!(ws.tickets >= passes as u64 * RADIX as u64 * 4, "counts fit");
+                assert!(
+                    ws.status >= ws.tickets + MAX_PASSES as u64 * 4,
+                    "tickets fit"
+                );
+                assert_eq!(ws.status % 256, 0);
+                assert_eq!(ws.bytes, ws.status + tiles * RADIX as u64 * 8);
+            }
+        }
+    }
+
+    /// The three kernels' arithmetic run on the CPU, with the grid, passes and schedule
+    /// the host launches: the histogram of every key digit (per block, summed), the digit
+    /// starts (the row passes' counts from `row_digit_count`, checked against counting),
+    /// and each onesweep pass tile by tile in ticket order: warp segments, per-warp
+    /// counters in (item, lane) order, offsets over warps then digits, staging, the
+    /// look-back over a status array that keeps the previous passes' words, and the
+    /// write-out. Some tiles publish their inclusive prefix late (`lag`), as a slow block
+    /// would, so look-backs also sum aggregates across several tiles. Returns the values
+    /// (sort) or int64 indices (argsort).
     fn emulate<T: SortKey + PartialEq + std::fmt::Debug>(
         x: &[T],
         row_len: usize,
         argsort: bool,
         sms: u32,
+        lag: u32,
     ) -> (Vec<T>, Vec<i64>) {
         let n = x.len();
+        assert_eq!(n % row_len, 0, "whole rows");
         let ps = passes(T::DIGITS, (n / row_len) as u64);
         let io = schedule(&ps, argsort);
-        let g = grid(n as u64, std::mem::size_of::<T>(), sms);
-        let (blocks, chunk) = (g.blocks as usize, g.chunk as usize);
-        let tile = tile_len(std::mem::size_of::<T>()) as usize;
+        let size = std::mem::size_of::<T>();
+        let g = grid(n as u64, size, sms);
+        let tile = tile_len(size) as usize;
+        let tiles = n.div_ceil(tile);
         let items = tile / SORT_BLOCK as usize;
+        let radix = RADIX as usize;
+        // Histogram kernel: every block adds its chunk's counts of every key digit.
+        let mut counts = vec![0u32; ps.len() * radix];
+        for blk in 0..g.blocks as usize {
+            let mut local = vec![0u32; T::DIGITS as usize * radix];
+            let chunk = g.chunk as usize;
+            for v in &x[blk * chunk..((blk + 1) * chunk).min(n)] {
+                for k in 0..T::DIGITS {
+                    local[k as usize * radix + v.digit(k) as usize] += 1;
+                }
+            }
+            for (c, l) in counts.iter_mut().zip(local) {
+                *c += l;
+            }
+        }
+        // Starts kernel.
+        let rows = (n / row_len) as u64;
+        for (i, d) in ps.iter().enumerate() {
+            let c = &mut counts[i * radix..(i + 1) * radix];
+            if let Digit::Row(k) = *d {
+                let mut want = vec![0u32; radix];
+                for e in 0..n {
+                    want[((e / row_len) >> (8 * k)) & 0xff] += 1;
+                }
+                for (b, w) in c.iter_mut().enumerate() {
+                    *w = (row_digit_count(rows, k, b as u32) * row_len as u64) as u32;
+                }
+                assert_eq!(c, &want[..], "row digit {k} counts");
+            }
+            let mut run = 0;
+            for w in c.iter_mut() {
+                (*w, run) = (run, run + *w);
+            }
+        }
+        let mut status = vec![0u64; tiles * radix];
+        let mut late: Vec<(usize, u64)> = Vec::new();
         let mut keys: std::collections::HashMap<Buf, Vec<T>> = Default::default();
         let mut idx: std::collections::HashMap<Buf, Vec<u32>> = Default::default();
         keys.insert(Buf::Input, x.to_vec());
         let mut out_idx = vec![-1i64; n];
-        for (d, b) in ps.iter().zip(&io) {
+        for (pass, (d, b)) in ps.iter().zip(&io).enumerate() {
+            let pass = pass as u32;
             let kin = keys.get(&b.keys_in).cloned();
             let iin = idx.get(&b.idx_in).cloned();
             let val = |e: usize| kin.as_ref().map_or(T::ZERO, |k| k[e]);
@@ -520,76 +645,90 @@ mod tests {
                 Digit::Key(k) => v.digit(k),
                 Digit::Row(k) => ((i / row_len as u32) >> (8 * k)) & 0xff,
             };
-            let mut counts = vec![0u32; RADIX as usize * blocks];
-            for blk in 0..blocks {
-                for e in blk * chunk..((blk + 1) * chunk).min(n) {
-                    counts[digit(val(e), ix(e)) as usize * blocks + blk] += 1;
-                }
-            }
-            let mut run = 0;
-            for c in counts.iter_mut() {
-                (*c, run) = (run, run + *c);
-            }
+            let starts = &counts[pass as usize * radix..(pass as usize + 1) * radix];
             let mut kout = vec![T::ZERO; n];
             let mut iout = vec![u32::MAX; n];
-            for blk in 0..blocks {
-                let mut base: Vec<u32> = (0..RADIX as usize)
-                    .map(|d| counts[d * blocks + blk])
-                    .collect();
-                let end = ((blk + 1) * chunk).min(n);
-                let mut start = blk * chunk;
-                while start < end {
-                    let warps = SORT_BLOCK as usize / 32;
-                    let mut counters = vec![vec![0u32; RADIX as usize]; warps];
-                    let mut ranked = Vec::new(); // (warp, digit, rank, value, index)
-                    for (w, counter) in counters.iter_mut().enumerate() {
-                        let seg = start + w * 32 * items;
-                        for j in 0..items {
-                            for lane in 0..32 {
-                                let e = seg + j * 32 + lane;
-                                if e < end {
-                                    let dg = digit(val(e), ix(e)) as usize;
-                                    ranked.push((w, dg, counter[dg], val(e), ix(e)));
-                                    counter[dg] += 1;
-                                }
+            for id in 0..tiles {
+                let start = id * tile;
+                let end = (start + tile).min(n);
+                let warps = SORT_WARPS as usize;
+                let mut counters = vec![vec![0u32; radix]; warps];
+                let mut ranked = Vec::new(); // (warp, digit, rank, value, index)
+                for (w, counter) in counters.iter_mut().enumerate() {
+                    let seg = start + w * 32 * items;
+                    for j in 0..items {
+                        for lane in 0..32 {
+                            let e = seg + j * 32 + lane;
+                            if e < end {
+                                let dg = digit(val(e), ix(e)) as usize;
+                                ranked.push((w, dg, counter[dg], val(e), ix(e)));
+                                counter[dg] += 1;
                             }
                         }
                     }
-                    let mut totals = vec![0u32; RADIX as usize];
-                    for dg in 0..RADIX as usize {
-                        for c in counters.iter_mut() {
-                            (c[dg], totals[dg]) = (totals[dg], totals[dg] + c[dg]);
-                        }
-                    }
-                    let mut before = 0u32;
-                    let mut scatter = vec![0u32; RADIX as usize];
-                    for dg in 0..RADIX as usize {
-                        for c in counters.iter_mut() {
-                            c[dg] += before;
-                        }
-                        scatter[dg] = base[dg].wrapping_sub(before);
-                        base[dg] += totals[dg];
-                        before += totals[dg];
-                    }
-                    let len = (end - start).min(tile);
-                    let mut stage = vec![None; len];
-                    for (w, dg, r, v, i) in ranked {
-                        let pos = (counters[w][dg] + r) as usize;
-                        assert!(stage[pos].is_none(), "two values staged at {pos}");
-                        stage[pos] = Some((v, i));
-                    }
-                    for (i, s) in stage.into_iter().enumerate() {
-                        let (v, x) = s.expect("every tile position staged");
-                        let pos = scatter[digit(v, x) as usize].wrapping_add(i as u32) as usize;
-                        kout[pos] = v;
-                        if b.idx_out == Buf::Out {
-                            out_idx[pos] = (x % row_len as u32) as i64;
-                        } else {
-                            iout[pos] = x;
-                        }
-                    }
-                    start += tile;
                 }
+                let mut totals = vec![0u32; radix];
+                for dg in 0..radix {
+                    for c in counters.iter_mut() {
+                        (c[dg], totals[dg]) = (totals[dg], totals[dg] + c[dg]);
+                    }
+                    status[id * radix + dg] = status_word(pass, id == 0, totals[dg]);
+                }
+                let mut before = 0u32;
+                let mut scatter = vec![0u32; radix];
+                for dg in 0..radix {
+                    for c in counters.iter_mut() {
+                        c[dg] += before;
+                    }
+                    // Look-back: every earlier tile has published at least its aggregate.
+                    let mut excl = 0u32;
+                    if id > 0 {
+                        let mut j = id - 1;
+                        loop {
+                            let s = status[j * radix + dg];
+                            assert!(s >= status_word(pass, false, 0), "tile {j} published");
+                            excl = excl.wrapping_add(s as u32);
+                            if (s >> 32) & 1 != 0 {
+                                break;
+                            }
+                            j -= 1;
+                        }
+                        let word = status_word(pass, true, excl.wrapping_add(totals[dg]));
+                        if lag > 0 && !(id as u32 * 7 + dg as u32).is_multiple_of(lag) {
+                            late.push((id * radix + dg, word));
+                        } else {
+                            status[id * radix + dg] = word;
+                        }
+                    }
+                    scatter[dg] = starts[dg].wrapping_add(excl).wrapping_sub(before);
+                    before += totals[dg];
+                }
+                // Late prefixes land a few tiles later, or at the end of the pass.
+                if id % 3 == 2 {
+                    for (at, word) in late.drain(..) {
+                        status[at] = word;
+                    }
+                }
+                let len = end - start;
+                let mut stage = vec![None; len];
+                for (w, dg, r, v, i) in ranked {
+                    let pos = (counters[w][dg] + r) as usize;
+                    assert!(stage[pos].is_none(), "two values staged at {pos}");
+                    stage[pos] = Some((v, i));
+                }
+                for (i, s) in stage.into_iter().enumerate() {
+                    let (v, x) = s.expect("every tile position staged");
+                    let pos = scatter[digit(v, x) as usize].wrapping_add(i as u32) as usize;
+                    kout[pos] = v;
+                    if b.idx_out == Buf::Out {
+                        out_idx[pos] = (x % row_len as u32) as i64;
+                    } else {
+                        iout[pos] = x;
+                    }
+                }
+            }
+            for (at, word) in late.drain(..) {
+                status[at] = word;
             }
             if b.keys_out != Buf::None {
                 keys.insert(b.keys_out, kout);
@@ -631,19 +770,27 @@ mod tests {
                 k => (k as f32 - 5.0) * 1.5,
             })
             .collect();
-        for (row_len, sms) in [(20_000, 1), (20_000, 4), (1000, 2), (7, 3), (2, 1)] {
-            let (wv, wi) = want(&f, row_len);
-            let (v, _) = emulate(&f, row_len, false, sms);
+        for (row_len, sms, lag) in [
+            (20_000, 1, 0),
+            (20_000, 4, 5),
+            (1000, 2, 2),
+            (7, 3, 3),
+            (2, 1, 0),
+        ] {
+            // Whole rows, as the host always has.
+            let f = &f[..f.len() / row_len * row_len];
+            let (wv, wi) = want(f, row_len);
+            let (v, _) = emulate(f, row_len, false, sms, lag);
             assert_eq!(
                 v.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
                 wv.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
                 "sort rows of {row_len}"
             );
-            let (_, i) = emulate(&f, row_len, true, sms);
+            let (_, i) = emulate(f, row_len, true, sms, lag);
             assert_eq!(i, wi, "argsort rows of {row_len}");
         }
         let b: Vec<u8> = (0..5000).map(|_| (next() % 3) as u8).collect();
-        assert_eq!(emulate(&b, 5000, true, 2).1, want(&b, 5000).1);
+        assert_eq!(emulate(&b, 5000, true, 2, 4).1, want(&b, 5000).1);
         let z: Vec<gpupy_kernels::dtype::c64> = (0..3000)
             .map(|_| {
                 gpupy_kernels::dtype::c64::new(
@@ -656,6 +803,21 @@ mod tests {
                 )
             })
             .collect();
-        assert_eq!(emulate(&z, 300, true, 2).1, want(&z, 300).1);
+        assert_eq!(emulate(&z, 300, true, 2, 3).1, want(&z, 300).1);
+        // Many tiles (2048 values each): long look-backs through late prefixes.
+        let w: Vec<i64> = (0..50_000).map(|_| (next() % 5000) as i64 - 2500).collect();
+        for (row_len, lag) in [(50_000, 4), (1000, 7)] {
+            let (wv, wi) = want(&w, row_len);
+            assert_eq!(
+                emulate(&w, row_len, false, 3, lag).0,
+                wv,
+                "rows of {row_len}"
+            );
+            assert_eq!(
+                emulate(&w, row_len, true, 3, lag).1,
+                wi,
+                "rows of {row_len}"
+            );
+        }
     }
 }
