@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use gpupy_kernels::gemm::{self, Gemm};
-use gpupy_kernels::mma_layout::{MmaKind, tc_tile};
+use gpupy_kernels::mma_layout::{MmaKind, TC_TILES, TcTile, tc_tile};
 
 use super::matmul::{Grid, Operands, launch_tiles, split_k};
 use crate::device::Device;
@@ -78,6 +78,16 @@ pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bo
 
 /// `GPUPY_MATMUL_NO_TC=1` (read once): float16 and float64 products skip the tensor
 /// cores (float16 is then computed in float32), for comparisons and triage.
+/// `GPUPY_MATMUL_TILE=<name>` forces that tensor-core tile where `kind` has it (as for
+/// the SIMT tiles in `matmul.rs`): a tuning knob, not a user setting.
+fn tile_override(kind: MmaKind) -> Option<&'static TcTile> {
+    static NAME: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let name = NAME.get_or_init(|| std::env::var("GPUPY_MATMUL_TILE").ok());
+    TC_TILES
+        .iter()
+        .find(|t| t.kind == kind && Some(t.name) == name.as_deref())
+}
+
 /// `GPUPY_MATMUL_NO_SM90=1` keeps float64 on the sm_80 shape `m8n8k4` on Hopper too: for
 /// measuring one against the other.
 pub(super) fn sm90_shapes_disabled() -> bool {
@@ -107,7 +117,8 @@ pub(super) fn try_mma(
         return Ok(false);
     };
     let sms = device.props.multi_processor_count.max(1) as u32;
-    let tile = tc_tile(kind, g.m, g.n, count.min(u32::MAX as usize) as u32, sms);
+    let tile = tile_override(kind)
+        .unwrap_or_else(|| tc_tile(kind, g.m, g.n, count.min(u32::MAX as usize) as u32, sms));
     if g.m.div_ceil(tile.bm) > 65535 {
         return Ok(false);
     }
