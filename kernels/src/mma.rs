@@ -607,5 +607,4 @@ mma_entries!(F64, f64, "gpupy_mma", "f64", 3, "128x128", "kk" true true "km" tru
 mma_entries!(F64, f64, "gpupy_mma", "f64", 4, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);
 mma_entries!(F64K8, f64, "gpupy_mma90", "f64", 5, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
 mma_entries!(F64K8, f64, "gpupy_mma90", "f64", 6, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(F16, u16, "gpupy_mma", "f16", 7, "128x256k64", "kk" true true "km" true false "mk" false true "mm" false false);
-mma_entries!(Tf32, f32, "gpupy_mma", "tf32", 8, "128x128k32", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(F64K8, f64, "gpupy_mma90", "f64", 7, "128x128s4", "km" true false "mk" false true "mm" false false);
