@@ -35,7 +35,7 @@ pub const fn fast_divisor(d: u64) -> (u32, u32) {
     }
     let log2 = 64 - (d - 1).leading_zeros(); // ceil(log2 d)
     let p = 31 + log2;
-    let magic = (((1u64 << p) + d - 1) / d) as u32;
+    let magic = (1u64 << p).div_ceil(d) as u32;
     (magic, p - 32)
 }
 

@@ -130,6 +130,8 @@ where
 /// its right edge (NumPy's `searchsorted` left on every edge but the last, right on it).
 /// `None` below the first edge, above the last, and for NaN.
 #[inline(always)]
+// `!(v <= last edge)` is deliberate: it is also true for NaN, which falls in no bin.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 pub fn edges_bin<T: Copy + PartialOrd>(v: T, nbins: u64, edge: impl Fn(u64) -> T) -> Option<u64> {
     // Upper bound among the first nbins edges: how many are <= v.
     let (mut lo, mut hi) = (0u64, nbins);
@@ -228,20 +230,20 @@ mod gpu_kernels {
         let (start, stride) = grid_stride();
         let mut i = start;
         while i < n {
-            if let Some(bin) = bin_of(i) {
-                if bin < nbins {
-                    // SAFETY: i < n; bin < nbins, inside the shared and the global histogram.
-                    unsafe {
-                        let wv = if WEIGHTED { *w.add(i as usize) } else { 0.0 };
-                        if !private {
-                            global_add::<WEIGHTED>(out, bin, 1, wv);
-                        } else if WEIGHTED {
-                            let a = smem_addr(bin as u32 * slot);
-                            asm!("red.shared.add.f64 [{a}], {v};", a = in(reg32) a, v = in(reg64) wv, options(nostack));
-                        } else {
-                            let a = smem_addr(bin as u32 * slot);
-                            asm!("red.shared.add.u32 [{a}], 1;", a = in(reg32) a, options(nostack));
-                        }
+            if let Some(bin) = bin_of(i)
+                && bin < nbins
+            {
+                // SAFETY: i < n; bin < nbins, inside the shared and the global histogram.
+                unsafe {
+                    let wv = if WEIGHTED { *w.add(i as usize) } else { 0.0 };
+                    if !private {
+                        global_add::<WEIGHTED>(out, bin, 1, wv);
+                    } else if WEIGHTED {
+                        let a = smem_addr(bin as u32 * slot);
+                        asm!("red.shared.add.f64 [{a}], {v};", a = in(reg32) a, v = in(reg64) wv, options(nostack));
+                    } else {
+                        let a = smem_addr(bin as u32 * slot);
+                        asm!("red.shared.add.u32 [{a}], 1;", a = in(reg32) a, options(nostack));
                     }
                 }
             }
@@ -302,7 +304,7 @@ mod gpu_kernels {
             nan |= shfl_down_words(nan, d);
             d /= 2;
         }
-        if thread_idx() % 32 == 0 {
+        if thread_idx().is_multiple_of(32) {
             // SAFETY: per the contract.
             unsafe {
                 if lo != u64::MAX || hi != 0 {

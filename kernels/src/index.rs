@@ -282,7 +282,7 @@ mod gpu_kernels {
             total += ballot(f).count_ones() as u64;
             tile += block_dim() as u64;
         }
-        if thread_idx() % 32 == 0 && total != 0 {
+        if thread_idx().is_multiple_of(32) && total != 0 {
             // SAFETY: one slot per block, 8-byte aligned device memory, only touched
             // atomically by this launch.
             unsafe { AtomicU64::from_ptr(counts.add(block_idx() as usize)) }

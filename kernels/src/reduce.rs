@@ -200,7 +200,7 @@ unsafe fn block<T: Copy, R: Reduction<T>, const N: usize>(
             )
         };
         let acc = warp_merge::<T, R>(acc);
-        if thread_idx() % 32 == 0 {
+        if thread_idx().is_multiple_of(32) {
             // SAFETY: o < outputs; warp mode never splits.
             unsafe { store::<T, R>(a, o, 0, acc, out, partial) };
         }

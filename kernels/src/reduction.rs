@@ -429,9 +429,9 @@ fn beats_min<K: Ordered>(a: K, b: K) -> bool {
 
 /// The moments of NaN-free input, as the Moment type.
 #[inline(always)]
-fn moment_of<T: Num>(x: T) -> T::Moment
+fn moment_of<T>(x: T) -> T::Moment
 where
-    T: Cast<T::Moment>,
+    T: Num + Cast<T::Moment>,
 {
     Cast::<T::Moment>::cast(x)
 }

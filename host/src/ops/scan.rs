@@ -385,7 +385,7 @@ mod tests {
                 if !p.cols && p.parts > 1 {
                     assert_eq!(p.part_len % (p.block as u64 * items), 0);
                 }
-                assert!(p.block % 32 == 0 && p.block <= 1024);
+                assert!(p.block.is_multiple_of(32) && p.block <= 1024);
             }
         }
     }

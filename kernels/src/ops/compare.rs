@@ -1,6 +1,8 @@
 //! Comparisons, logical ops, NaN-aware maximum/minimum and the float predicates.
 //! Complex numbers order lexicographically (real part first), as NumPy orders them;
 //! any comparison with a NaN is false except `!=`.
+// One body per comparison for every dtype: for bools it is NumPy's False < True.
+#![allow(clippy::bool_comparison)]
 
 use super::{binary, ops, unary};
 use crate::dtype::{c64, c128};
@@ -154,7 +156,7 @@ binary!(
 
 #[inline(always)]
 fn cnan<T: Cx>(a: T) -> bool {
-    a.parts().0.is_nan_() || a.parts().1.is_nan_()
+    a.parts().0.nan() || a.parts().1.nan()
 }
 /// Lexicographic `>=`/`<=` on complex numbers.
 trait Cx: Copy {
@@ -162,15 +164,15 @@ trait Cx: Copy {
     fn parts(self) -> (Self::R, Self::R);
 }
 trait IsNan {
-    fn is_nan_(self) -> bool;
+    fn nan(self) -> bool;
 }
 impl IsNan for f32 {
-    fn is_nan_(self) -> bool {
+    fn nan(self) -> bool {
         self.is_nan()
     }
 }
 impl IsNan for f64 {
-    fn is_nan_(self) -> bool {
+    fn nan(self) -> bool {
         self.is_nan()
     }
 }

@@ -18,6 +18,7 @@ pub trait Complex: Copy {
         + core::ops::Neg<Output = Self::R>;
     const ZERO: Self::R;
     const ONE: Self::R;
+    const NAN: Self::R;
     fn new(re: Self::R, im: Self::R) -> Self;
     /// A real constant.
     fn real(v: f64) -> Self::R;
@@ -31,6 +32,7 @@ macro_rules! complex_impl {
             type R = $r;
             const ZERO: $r = 0.0;
             const ONE: $r = 1.0;
+            const NAN: $r = <$r>::NAN;
             #[inline(always)]
             fn new(re: $r, im: $r) -> Self {
                 $c { re, im }
@@ -183,7 +185,7 @@ pub fn pow<C: Complex>(a: C, b: C) -> C {
         return if b.re() > C::ZERO {
             C::new(C::ZERO, C::ZERO)
         } else {
-            C::new(C::ZERO / C::ZERO, C::ZERO / C::ZERO)
+            C::new(C::NAN, C::NAN)
         };
     }
     if b.im() == C::ZERO && b.re() == b.re().trunc() && b.re().abs() <= C::real(256.0) {

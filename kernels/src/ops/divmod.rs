@@ -56,11 +56,9 @@ macro_rules! signed_divmod {
 }
 signed_divmod!(i8, i16, i32, i64);
 
-binary!(FloorDivide, Self, [u8, u16, u32, u64], |a, b| if b == 0 {
-    0
-} else {
-    a / b
-});
+binary!(FloorDivide, Self, [u8, u16, u32, u64], |a, b| a
+    .checked_div(b)
+    .unwrap_or(0));
 binary!(Remainder, Self, [u8, u16, u32, u64], |a, b| if b == 0 {
     0
 } else {
@@ -170,7 +168,10 @@ unary!(
     Reciprocal,
     Self,
     [i8, i16, i32, i64, u8, u16, u32, u64],
-    |a| if a == 0 { 0 } else { 1 / a }
+    |a| match a {
+        0 => 0,
+        _ => 1 / a,
+    }
 );
 unary!(Reciprocal, Self, [f16, f32, f64], |a| 1.0 / a);
 unary!(Reciprocal, c64, [c64], |a| cx::div(c64::new(1.0, 0.0), a));
