@@ -92,6 +92,40 @@ unsafe fn ld_f64(addr: u32) -> f64 {
     v
 }
 
+/// The `N` scalars of a lane's A (`is_a`) or B fragment of `kind`, read one by one with
+/// `load` from the instruction tile at shared address `tile` (TF32, float64 `m16n8k8`).
+///
+/// # Safety
+/// The instruction tile lies inside the launch's shared memory, aligned for `load`.
+#[inline(always)]
+unsafe fn scalar_fragment<E: Copy, const N: usize, const KM: bool>(
+    kind: MmaKind,
+    is_a: bool,
+    tile: u32,
+    ld: u32,
+    lane: u32,
+    load: impl Fn(u32) -> E,
+) -> [E; N] {
+    let elem = kind.elem();
+    let at = |e: u32| {
+        let (outer, k) = if is_a {
+            ml::frag_a(kind, lane, e)
+        } else {
+            let (k, n) = ml::frag_b(kind, lane, e);
+            (n, k)
+        };
+        tile + offset(outer, k, ld, KM, elem)
+    };
+    let first = load(at(0));
+    let mut f = [first; N];
+    unroll!(e in 0..N => {
+        if e > 0 {
+            f[e.min(N - 1)] = load(at(e as u32));
+        }
+    });
+    f
+}
+
 struct F16;
 impl Mma for F16 {
     const KIND: MmaKind = MmaKind::F16;
@@ -177,23 +211,13 @@ impl Mma for Tf32 {
     const CN: usize = 4;
     #[inline(always)]
     unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 4] {
-        let mut a = [0u32; 4];
-        unroll!(e in 0..4 => {
-            let (r, k) = ml::frag_a(MmaKind::Tf32, lane, e as u32);
-            // SAFETY: inside the tile; 4-byte aligned.
-            a[e.min(3)] = unsafe { ld_b32(tile + offset(r, k, ld, KM, 4)) };
-        });
-        a
+        // SAFETY: the caller's contract; every element of the tile is 4-byte aligned.
+        unsafe { scalar_fragment::<_, 4, KM>(Self::KIND, true, tile, ld, lane, |a| ld_b32(a)) }
     }
     #[inline(always)]
     unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 2] {
-        let mut b = [0u32; 2];
-        unroll!(e in 0..2 => {
-            let (k, n) = ml::frag_b(MmaKind::Tf32, lane, e as u32);
-            // SAFETY: inside the tile; 4-byte aligned.
-            b[e.min(1)] = unsafe { ld_b32(tile + offset(n, k, ld, KM, 4)) };
-        });
-        b
+        // SAFETY: as for load_a.
+        unsafe { scalar_fragment::<_, 2, KM>(Self::KIND, false, tile, ld, lane, |a| ld_b32(a)) }
     }
     #[inline(always)]
     fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
@@ -271,23 +295,13 @@ impl Mma for F64K8 {
     const CN: usize = 4;
     #[inline(always)]
     unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [f64; 4] {
-        let mut a = [0.0; 4];
-        unroll!(e in 0..4 => {
-            let (r, k) = ml::frag_a(MmaKind::F64K8, lane, e as u32);
-            // SAFETY: inside the tile; 8-byte aligned.
-            a[e.min(3)] = unsafe { ld_f64(tile + offset(r, k, ld, KM, 8)) };
-        });
-        a
+        // SAFETY: the caller's contract; every element of the tile is 8-byte aligned.
+        unsafe { scalar_fragment::<_, 4, KM>(Self::KIND, true, tile, ld, lane, |a| ld_f64(a)) }
     }
     #[inline(always)]
     unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [f64; 2] {
-        let mut b = [0.0; 2];
-        unroll!(e in 0..2 => {
-            let (k, n) = ml::frag_b(MmaKind::F64K8, lane, e as u32);
-            // SAFETY: inside the tile; 8-byte aligned.
-            b[e.min(1)] = unsafe { ld_f64(tile + offset(n, k, ld, KM, 8)) };
-        });
-        b
+        // SAFETY: as for load_a.
+        unsafe { scalar_fragment::<_, 2, KM>(Self::KIND, false, tile, ld, lane, |a| ld_f64(a)) }
     }
     #[inline(always)]
     fn mma(a: [f64; 4], b: [f64; 2], c: [f64; 4]) -> [f64; 4] {
