@@ -350,7 +350,10 @@ mod tests {
         // Whole 64 Mi float32 array: one output, split into many chunks of whole packs.
         let p = plan_for(132, 1 << 26, 1, 1, true, 4);
         assert_eq!(p.kernel, Kernel::Block);
-        assert!(p.splits >= 2 * 132 * 8 && p.chunk.is_multiple_of(4), "{p:?}");
+        assert!(
+            p.splits >= 2 * 132 * 8 && p.chunk.is_multiple_of(4),
+            "{p:?}"
+        );
         assert!(p.splits * p.chunk >= 1 << 26 && (p.splits - 1) * p.chunk < 1 << 26);
         // sum(axis=1) of 8192 x 8192: a block per row, no split.
         let p = plan_for(132, 8192, 8192, 1, true, 4);
