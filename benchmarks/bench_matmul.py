@@ -14,12 +14,16 @@ gpupy is faster). The TF32 row turns TF32 on in all three libraries
 """
 
 import argparse
+import os
 import statistics
-import time
+import sys
 
 import numpy as np
 
-import gpupy as gp
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import gpu_ms, host_ms  # noqa: E402
+
+import gpupy as gp  # noqa: E402
 
 try:
     import cupy as cp
@@ -31,63 +35,19 @@ except Exception:  # optional
     torch = None
 
 
-def events_ms(record, sync, fn, warmup, reps):
-    """Median ms of fn() between two events: ``record(ev)`` records, ``sync(ev)`` waits."""
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        start, end = record(), None
-        fn()
-        end = record()
-        sync(end)
-        times.append(start.elapsed(end))
-    return statistics.median(times)
-
-
-class _Ev:
-    def __init__(self, ev, elapsed):
-        self.ev, self._elapsed = ev, elapsed
-
-    def elapsed(self, other):
-        return self._elapsed(self.ev, other.ev)
-
-
-def gpupy_ms(fn, warmup, reps):
-    def record():
-        e = gp.cuda.Event()
-        e.record()
-        return _Ev(e, gp.cuda.get_elapsed_time)
-
-    return events_ms(record, lambda e: e.ev.synchronize(), fn, warmup, reps)
-
-
-def cupy_ms(fn, warmup, reps):
-    def record():
-        e = cp.cuda.Event()
-        e.record()
-        return _Ev(e, cp.cuda.get_elapsed_time)
-
-    return events_ms(record, lambda e: e.ev.synchronize(), fn, warmup, reps)
-
-
 def torch_ms(fn, warmup, reps):
-    def record():
-        e = torch.cuda.Event(enable_timing=True)
-        e.record()
-        return _Ev(e, lambda a, b: a.elapsed_time(b))
-
-    return events_ms(record, lambda e: e.ev.synchronize(), fn, warmup, reps)
-
-
-def host_ms(fn, warmup, reps):
+    """``bench.gpu_ms`` with PyTorch's events (they take ``enable_timing`` and time
+    themselves)."""
     for _ in range(warmup):
         fn()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times = []
     for _ in range(reps):
-        t = time.perf_counter()
+        start.record()
         fn()
-        times.append((time.perf_counter() - t) * 1e3)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
     return statistics.median(times)
 
 
@@ -165,7 +125,7 @@ def main():
             continue
         a, b = operands(gp, shape, dtype, layout, rng)
         with gp.config.allow_tf32(tf32):
-            g = gpupy_ms(lambda: a @ b, warmup, reps)
+            g = gpu_ms(gp, lambda: a @ b, warmup, reps)
         c_ms = t_ms = None
         if cp is not None:
             ca, cb = operands(cp, shape, dtype, layout, np.random.default_rng(0))
@@ -181,7 +141,7 @@ def main():
 
                     ok = os.environ.get("CUPY_TF32") == "1"
             if ok:
-                c_ms = cupy_ms(lambda: ca @ cb, warmup, reps)
+                c_ms = gpu_ms(cp, lambda: ca @ cb, warmup, reps)
             if tf32 and ok:
                 try:
                     cp.cuda.cublas.setMathMode(handle, cp.cuda.cublas.CUBLAS_DEFAULT_MATH)

@@ -56,28 +56,21 @@ impl MinMaxKey for f64 {
 }
 
 /// float32 and float16 widen exactly to float64, which keeps their order.
-impl MinMaxKey for f32 {
-    #[inline(always)]
-    fn key(self) -> u64 {
-        (self as f64).key()
-    }
-    #[inline(always)]
-    #[allow(clippy::eq_op)]
-    fn is_nan(self) -> bool {
-        self != self
-    }
+macro_rules! widened_key {
+    ($($t:ty)*) => { $(
+        impl MinMaxKey for $t {
+            #[inline(always)]
+            fn key(self) -> u64 {
+                (self as f64).key()
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                (self as f64).is_nan()
+            }
+        }
+    )* };
 }
-impl MinMaxKey for f16 {
-    #[inline(always)]
-    fn key(self) -> u64 {
-        (self as f64).key()
-    }
-    #[inline(always)]
-    #[allow(clippy::eq_op)]
-    fn is_nan(self) -> bool {
-        self != self
-    }
-}
+widened_key!(f32 f16);
 
 /// The value of an `i64` key.
 pub fn i64_from_key(k: u64) -> i64 {

@@ -198,47 +198,67 @@ impl Mma for F16 {
     }
 }
 
-struct Tf32;
-impl Mma for Tf32 {
-    const KIND: MmaKind = MmaKind::Tf32;
-    type Out = f32;
-    type A = [u32; 4];
-    type B = [u32; 2];
-    type C = [f32; 4];
-    const A0: [u32; 4] = [0; 4];
-    const B0: [u32; 2] = [0; 2];
-    const C0: [f32; 4] = [0.0; 4];
-    const CN: usize = 4;
-    #[inline(always)]
-    unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 4] {
-        // SAFETY: the caller's contract; every element of the tile is 4-byte aligned.
-        unsafe { scalar_fragment::<_, 4, KM>(Self::KIND, true, tile, ld, lane, |a| ld_b32(a)) }
-    }
-    #[inline(always)]
-    unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 2] {
-        // SAFETY: as for load_a.
-        unsafe { scalar_fragment::<_, 2, KM>(Self::KIND, false, tile, ld, lane, |a| ld_b32(a)) }
-    }
-    #[inline(always)]
-    fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
-        let (d0, d1, d2, d3): (f32, f32, f32, f32);
-        // SAFETY: as for F16. The float32 bits are read as TF32 (the low 13 mantissa bits
-        // ignored: truncation, documented with the switch).
-        unsafe {
-            asm!("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};",
-                 d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
-                 a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
-                 b0 = in(reg32) b[0], b1 = in(reg32) b[1],
-                 c0 = in(reg32) c[0], c1 = in(reg32) c[1], c2 = in(reg32) c[2], c3 = in(reg32) c[3],
-                 options(pure, nomem, nostack))
-        };
-        [d0, d1, d2, d3]
-    }
-    #[inline(always)]
-    fn out(c: &[f32; 4], e: usize) -> f32 {
-        c[e.min(3)]
-    }
+/// The `m16n8k8` families, whose fragments share one layout (`ml::frag_a`/`frag_b`):
+/// TF32 (float32 bits read as TF32, float32 accumulators) and float64 on sm_90. `$e` is
+/// the element as stored, `$acc` the accumulator, `$reg` their register class, `$ld` the
+/// shared load of one element.
+macro_rules! m16n8k8 {
+    ($(#[$doc:meta])* $name:ident, $kind:ident, $e:ty, $acc:ty, $reg:ident, $ld:ident, $instr:literal) => {
+        $(#[$doc])*
+        struct $name;
+        impl Mma for $name {
+            const KIND: MmaKind = MmaKind::$kind;
+            type Out = $acc;
+            type A = [$e; 4];
+            type B = [$e; 2];
+            type C = [$acc; 4];
+            const A0: [$e; 4] = [0 as $e; 4];
+            const B0: [$e; 2] = [0 as $e; 2];
+            const C0: [$acc; 4] = [0.0; 4];
+            const CN: usize = 4;
+            #[inline(always)]
+            unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [$e; 4] {
+                // SAFETY: the caller's contract; every element of the tile is aligned to
+                // its size.
+                unsafe { scalar_fragment::<_, 4, KM>(Self::KIND, true, tile, ld, lane, |a| $ld(a)) }
+            }
+            #[inline(always)]
+            unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [$e; 2] {
+                // SAFETY: as for load_a.
+                unsafe { scalar_fragment::<_, 2, KM>(Self::KIND, false, tile, ld, lane, |a| $ld(a)) }
+            }
+            #[inline(always)]
+            fn mma(a: [$e; 4], b: [$e; 2], c: [$acc; 4]) -> [$acc; 4] {
+                let (d0, d1, d2, d3): ($acc, $acc, $acc, $acc);
+                // SAFETY: as for F16.
+                unsafe {
+                    asm!(concat!($instr, " {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};"),
+                         d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
+                         a0 = in($reg) a[0], a1 = in($reg) a[1], a2 = in($reg) a[2], a3 = in($reg) a[3],
+                         b0 = in($reg) b[0], b1 = in($reg) b[1],
+                         c0 = in($reg) c[0], c1 = in($reg) c[1], c2 = in($reg) c[2], c3 = in($reg) c[3],
+                         options(pure, nomem, nostack))
+                };
+                [d0, d1, d2, d3]
+            }
+            #[inline(always)]
+            fn out(c: &[$acc; 4], e: usize) -> $acc {
+                c[e.min(3)]
+            }
+        }
+    };
 }
+
+m16n8k8!(
+    /// TF32: the float32 bits are read as TF32 (the low 13 mantissa bits ignored:
+    /// truncation, documented with the switch).
+    Tf32, Tf32, u32, f32, reg32, ld_b32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"
+);
+m16n8k8!(
+    /// float64 `m16n8k8`, an sm_90 instruction (these entries live in the sm_90 module):
+    /// eight times the FLOPs of one `m8n8k4`.
+    F64K8, F64K8, f64, f64, reg64, ld_f64, "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64"
+);
 
 struct F64;
 impl Mma for F64 {
@@ -277,49 +297,6 @@ impl Mma for F64 {
     #[inline(always)]
     fn out(c: &[f64; 2], e: usize) -> f64 {
         c[e.min(1)]
-    }
-}
-
-/// float64 `m16n8k8` (sm_90): TF32's fragment layout with 8-byte values, two `m8n8k4`
-/// worth of A and B per register pair, eight times the FLOPs of one `m8n8k4`.
-struct F64K8;
-impl Mma for F64K8 {
-    const KIND: MmaKind = MmaKind::F64K8;
-    type Out = f64;
-    type A = [f64; 4];
-    type B = [f64; 2];
-    type C = [f64; 4];
-    const A0: [f64; 4] = [0.0; 4];
-    const B0: [f64; 2] = [0.0; 2];
-    const C0: [f64; 4] = [0.0; 4];
-    const CN: usize = 4;
-    #[inline(always)]
-    unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [f64; 4] {
-        // SAFETY: the caller's contract; every element of the tile is 8-byte aligned.
-        unsafe { scalar_fragment::<_, 4, KM>(Self::KIND, true, tile, ld, lane, |a| ld_f64(a)) }
-    }
-    #[inline(always)]
-    unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [f64; 2] {
-        // SAFETY: as for load_a.
-        unsafe { scalar_fragment::<_, 2, KM>(Self::KIND, false, tile, ld, lane, |a| ld_f64(a)) }
-    }
-    #[inline(always)]
-    fn mma(a: [f64; 4], b: [f64; 2], c: [f64; 4]) -> [f64; 4] {
-        let (d0, d1, d2, d3): (f64, f64, f64, f64);
-        // SAFETY: as for F16 (an sm_90 instruction: these entries live in the sm_90 module).
-        unsafe {
-            asm!("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};",
-                 d0 = out(reg64) d0, d1 = out(reg64) d1, d2 = out(reg64) d2, d3 = out(reg64) d3,
-                 a0 = in(reg64) a[0], a1 = in(reg64) a[1], a2 = in(reg64) a[2], a3 = in(reg64) a[3],
-                 b0 = in(reg64) b[0], b1 = in(reg64) b[1],
-                 c0 = in(reg64) c[0], c1 = in(reg64) c[1], c2 = in(reg64) c[2], c3 = in(reg64) c[3],
-                 options(pure, nomem, nostack))
-        };
-        [d0, d1, d2, d3]
-    }
-    #[inline(always)]
-    fn out(c: &[f64; 4], e: usize) -> f64 {
-        c[e.min(3)]
     }
 }
 

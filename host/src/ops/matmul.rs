@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::layout::{Index, Layout, broadcast_shapes, shape_str};
 use crate::module::launch;
 
-use super::mma::{sm90_shapes_disabled, tf32, try_mma};
+use super::mma::{switches, tf32, try_mma};
 
 const SIGNATURE: &str = "gufunc signature (n?,k),(k,m?)->(n?,m?)";
 
@@ -352,7 +352,7 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     }
     let tc_kind = match ty {
         // Hopper's FP64 tensor cores reach their rate only with the sm_90 shapes.
-        "f64" if device.kernels()?.has_sm90() && !sm90_shapes_disabled() => Some(MmaKind::F64K8),
+        "f64" if device.kernels()?.has_sm90() && !switches().no_sm90 => Some(MmaKind::F64K8),
         "f64" => Some(MmaKind::F64),
         "f32" if tf32() => Some(MmaKind::Tf32),
         _ => None,
@@ -389,12 +389,11 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     launch_tiles(device, f, Grid::of(tile), g, &ops, count)
 }
 
-/// `GPUPY_MATMUL_TILE=<name>` (e.g. `128x64`) forces that SIMT tile where the dtype's
-/// table has it: a tuning knob for measuring the tile tables, not a user setting.
+/// The SIMT tile `GPUPY_MATMUL_TILE` forces, where the dtype's table has it (see
+/// `mma::switches`).
 fn tile_override(tiles: &'static [Tile]) -> Option<&'static Tile> {
-    static NAME: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    let name = NAME.get_or_init(|| std::env::var("GPUPY_MATMUL_TILE").ok());
-    tiles.iter().find(|t| Some(t.name) == name.as_deref())
+    let name = switches().tile.as_deref();
+    tiles.iter().find(|t| Some(t.name) == name)
 }
 
 /// float16 on tensor cores; operands whose layout the kernel cannot stream are multiplied

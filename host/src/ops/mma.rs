@@ -76,16 +76,36 @@ pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bo
     Some((g, a_km, b_km))
 }
 
-/// `GPUPY_MATMUL_NO_TC=1` (read once): float16 and float64 products skip the tensor
-/// cores (float16 is then computed in float32), for comparisons and triage.
-/// `GPUPY_MATMUL_TILE=<name>` forces that tensor-core tile where `kind` has it (as for
-/// the SIMT tiles in `matmul.rs`): a tuning knob, not a user setting.
+/// The matmul tuning switches, read once from the environment: for measuring and
+/// triage, not user settings (the README lists them).
+/// - `GPUPY_MATMUL_TILE=<name>` forces that tile (SIMT or tensor-core) where the table of
+///   the product's kind has it;
+/// - `GPUPY_MATMUL_NO_TC=1`: float16 and float64 skip the tensor cores (float16 is then
+///   computed in float32);
+/// - `GPUPY_MATMUL_NO_SM90=1`: float64 stays on the sm_80 shape `m8n8k4` on Hopper too.
+pub(super) struct Switches {
+    pub(super) tile: Option<String>,
+    pub(super) no_tc: bool,
+    pub(super) no_sm90: bool,
+}
+
+pub(super) fn switches() -> &'static Switches {
+    static S: std::sync::OnceLock<Switches> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        let on = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
+        Switches {
+            tile: std::env::var("GPUPY_MATMUL_TILE").ok(),
+            no_tc: on("GPUPY_MATMUL_NO_TC"),
+            no_sm90: on("GPUPY_MATMUL_NO_SM90"),
+        }
+    })
+}
+
 fn tile_override(kind: MmaKind) -> Option<&'static TcTile> {
-    static NAME: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    let name = NAME.get_or_init(|| std::env::var("GPUPY_MATMUL_TILE").ok());
+    let name = switches().tile.as_deref();
     TC_TILES
         .iter()
-        .find(|t| t.kind == kind && Some(t.name) == name.as_deref())
+        .find(|t| t.kind == kind && Some(t.name) == name)
 }
 
 /// The tile like `t` but with more stages, where the table has one (float64 on sm_90:
@@ -101,18 +121,6 @@ fn deeper_pipeline(t: &'static TcTile) -> &'static TcTile {
         .unwrap_or(t)
 }
 
-/// `GPUPY_MATMUL_NO_SM90=1` keeps float64 on the sm_80 shape `m8n8k4` on Hopper too: for
-/// measuring one against the other.
-pub(super) fn sm90_shapes_disabled() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| std::env::var("GPUPY_MATMUL_NO_SM90").is_ok_and(|v| v == "1"))
-}
-
-fn tensor_cores_disabled() -> bool {
-    static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *OFF.get_or_init(|| std::env::var("GPUPY_MATMUL_NO_TC").is_ok_and(|v| v == "1"))
-}
-
 /// Runs the product on tensor cores of `kind` when the GPU has them and the layout
 /// allows; `Ok(false)` leaves it to the SIMT kernels.
 pub(super) fn try_mma(
@@ -123,7 +131,7 @@ pub(super) fn try_mma(
     count: usize,
 ) -> Result<bool> {
     let kernels = device.kernels()?;
-    if !kernels.has_tensor_cores() || g.k == 0 || tensor_cores_disabled() {
+    if !kernels.has_tensor_cores() || g.k == 0 || switches().no_tc {
         return Ok(false);
     }
     let Some((g, a_km, b_km)) = mma_layout(&g, ops.a, ops.b, kind.elem()) else {
