@@ -29,6 +29,11 @@ const SM80_ARCH: &str = "sm_80";
 /// capability 9.0 and up.
 const SM90_PREFIX: &str = "gpupy_mma90_";
 const SM90_ARCH: &str = "sm_90";
+/// Kernels that need sm_90a (Hopper's warpgroup `wgmma`, which no other target has): a
+/// fourth module, assembled for sm_90a only and loaded on compute capability 9.0 exactly
+/// (an sm_90a cubin runs nowhere else).
+const SM90A_PREFIX: &str = "gpupy_wgmma_";
+const SM90A_ARCH: &str = "sm_90a";
 
 /// Kernels allowed a stack frame: libdevice's sin/cos/tan reduce huge arguments
 /// (Payne-Hanek) through a small local array, touched only for |x| beyond about 1e5.
@@ -116,7 +121,8 @@ fn main() {
         .arg("-o")
         .arg(&full));
     let text = std::fs::read_to_string(&full).unwrap();
-    let (rest, sm90) = split_entries(&text, SM90_PREFIX);
+    let (rest, sm90a) = split_entries(&text, SM90A_PREFIX);
+    let (rest, sm90) = split_entries(&rest, SM90_PREFIX);
     let (main, sm80) = split_entries(&rest, SM80_PREFIX);
     std::fs::write(&ptx, main).unwrap();
     let ptx80 = out.join("kernels_sm80.ptx");
@@ -124,6 +130,9 @@ fn main() {
     // The sm_90 float64 mma shapes need PTX ISA 7.8.
     let ptx90 = out.join("kernels_sm90.ptx");
     std::fs::write(&ptx90, retarget(&sm90, SM90_ARCH, (7, 8))).unwrap();
+    // wgmma needs PTX ISA 8.0.
+    let ptx90a = out.join("kernels_sm90a.ptx");
+    std::fs::write(&ptx90a, retarget(&sm90a, SM90A_ARCH, (8, 0))).unwrap();
     std::fs::write(out.join("stack_allowed.txt"), LIBDEVICE_TRIG.join("\n")).unwrap();
 
     for arch in CUBIN_ARCHS {
@@ -146,9 +155,21 @@ fn main() {
         .arg("-o")
         .arg(out.join("kernels_sm90.sm_90.cubin")));
     check_no_local_memory(&report, SM90_ARCH);
+    let report_a = run(Command::new(&ptxas)
+        .args(["-v", "-O3", &format!("-arch={SM90A_ARCH}")])
+        .arg(&ptx90a)
+        .arg("-o")
+        .arg(out.join("kernels_sm90a.sm_90a.cubin")));
+    check_no_local_memory(&report_a, SM90A_ARCH);
+    // ptxas serializes wgmma (waits after every instruction) when it cannot prove the
+    // pipeline safe; that is a slow path nobody asked for.
+    if report_a.contains("serialized") {
+        fail(&format!("ptxas serialized wgmma on {SM90A_ARCH}:\n{report_a}"));
+    }
     let all = out.join(format!("ptxas.{SM90_ARCH}.txt"));
     let mut reports = std::fs::read_to_string(&all).unwrap_or_default();
     reports.push_str(&report);
+    reports.push_str(&report_a);
     std::fs::write(all, reports).unwrap();
     // The sm_80 module must also assemble for its own architecture (A100-class GPUs
     // JIT it from the PTX).

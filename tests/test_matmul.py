@@ -387,6 +387,42 @@ def test_large_tensor_core_tiles(rng, layout, dtype):
     assert_product_close(a @ b, x, y)
 
 
+def on_hopper():
+    return gp.cuda.Device().compute_capability == "90"
+
+
+WARPGROUP_SHAPES = [
+    ((2056, 264), (264, 8200)),  # ragged m and n, k not a multiple of the 64-deep stage
+    ((2176, 8), (8, 2304)),  # one partial k tile
+    ((1031, 1032), (1032, 4100)),
+]
+
+
+@pytest.mark.parametrize("shapes", WARPGROUP_SHAPES, ids=pair_id)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32], ids=dtype_id)
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt", "offset"])
+def test_warpgroup_products(rng, layout, dtype, shapes):
+    """Products large enough for Hopper's warpgroup kernels (float16, and float32 with
+    TF32 on), which read both operands k-major: the other layouts and a misaligned
+    offset go through a transposed or aligned copy first. On an H100/H200 the test also
+    checks that the warpgroup kernel is the one that ran."""
+    (m, k), (_, n) = shapes
+    x, y = random_array(rng, (m + 1, k + 8), dtype), random_array(rng, (k + 8, n), dtype)
+    if layout == "offset":  # one element in: no 16-byte alignment anywhere
+        a, b = gp.asarray(x)[1:, 1 : k + 1], gp.asarray(y)[1 : k + 1]
+        x, y = x[1:, 1 : k + 1], y[1 : k + 1]
+    else:
+        x, y = x[:m, :k], y[:k]
+        a = gp.asarray(np.ascontiguousarray(x.T)).T if layout[0] == "t" else gp.asarray(x)
+        b = gp.asarray(np.ascontiguousarray(y.T)).T if layout[1] == "t" else gp.asarray(y)
+    with gp.config.allow_tf32(dtype == np.float32):
+        got = a @ b
+        path = gp.config.matmul_path()
+    assert_product_close(got, x, y, tol=1e-2)
+    if on_hopper():
+        assert path == "wgmma", path
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
 def test_misaligned_and_strided_operands_fall_back(rng, dtype):
     """Views the tensor cores cannot stream (an odd offset, a row length that is not a

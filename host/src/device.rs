@@ -237,7 +237,7 @@ impl Device {
             return Ok(k);
         }
         self.bind()?;
-        let k = Kernels::load(self.props.major)?;
+        let k = Kernels::load(self.props.major, self.props.minor)?;
         Ok(self.kernels.get_or_init(|| k))
     }
 

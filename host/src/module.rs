@@ -33,6 +33,9 @@ static CUBIN_SM90_SM90: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm90.sm_90.cubin"));
 
 /// `ptxas -v` output for every kernel, per architecture (registers, stack, spills).
+/// The kernels that need sm_90a (`wgmma`): a cubin for compute capability 9.0 only.
+static CUBIN_SM90A: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm90a.sm_90a.cubin"));
 pub static PTXAS_REPORT_SM90: &str = include_str!(concat!(env!("OUT_DIR"), "/ptxas.sm_90.txt"));
 /// Name fragments of the kernels allowed a stack frame (libdevice's trigonometric
 /// argument reduction; see `build.rs`), one per line.
@@ -137,6 +140,8 @@ pub struct Kernels {
     sm80: Option<Module>,
     /// The sm_90 module (`gpupy_mma90_*`), on GPUs of compute capability 9.0 and up.
     sm90: Option<Module>,
+    /// The sm_90a module (`gpupy_wgmma_*`), on GPUs of compute capability 9.0 exactly.
+    sm90a: Option<Module>,
 }
 
 struct Module(sys::CUmodule);
@@ -151,7 +156,7 @@ fn dtype_name(d: DType) -> &'static str {
 impl Kernels {
     /// Loads the module for a GPU of compute capability `major.x`; the context must be
     /// bound. Called once per device.
-    pub fn load(major: i32) -> Result<Kernels> {
+    pub fn load(major: i32, minor: i32) -> Result<Kernels> {
         let image: *const c_void = match major {
             9 => CUBIN_SM90.as_ptr().cast(),
             _ => PTX.as_ptr().cast(),
@@ -180,6 +185,14 @@ impl Kernels {
             // SAFETY: as above.
             Some(Module(check("cuModuleLoadData", unsafe {
                 result::module::load_data(image)
+            })?))
+        } else {
+            None
+        };
+        let sm90a = if (major, minor) == (9, 0) {
+            // SAFETY: as above.
+            Some(Module(check("cuModuleLoadData", unsafe {
+                result::module::load_data(CUBIN_SM90A.as_ptr().cast())
             })?))
         } else {
             None
@@ -278,6 +291,7 @@ impl Kernels {
             module,
             sm80,
             sm90,
+            sm90a,
         })
     }
 
@@ -312,12 +326,20 @@ impl Kernels {
         self.sm90.is_some()
     }
 
+    /// Whether the sm_90a `wgmma` kernels are loaded (compute capability 9.0).
+    pub fn has_wgmma(&self) -> bool {
+        self.sm90a.is_some()
+    }
+
     /// A tensor-core kernel by entry name (`None` where its module is not loaded: below
-    /// compute capability 8.0, or 9.0 for `gpupy_mma90_*`), with its dynamic
+    /// compute capability 8.0, 9.0 for `gpupy_mma90_*`, other than 9.0 for
+    /// `gpupy_wgmma_*`), with its dynamic
     /// shared-memory limit raised to `smem_bytes` (the default limit is 48 KiB). Cached
     /// after the first lookup.
     pub fn tensor_core_function(&self, name: &str, smem_bytes: u32) -> Result<Option<Function>> {
-        let module = if name.starts_with("gpupy_mma90_") {
+        let module = if name.starts_with("gpupy_wgmma_") {
+            &self.sm90a
+        } else if name.starts_with("gpupy_mma90_") {
             &self.sm90
         } else {
             &self.sm80

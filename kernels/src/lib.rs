@@ -30,6 +30,7 @@ pub mod scan;
 pub mod search;
 pub mod sort;
 pub mod table;
+pub mod wgmma_layout;
 
 #[cfg(target_arch = "nvptx64")]
 mod elementwise;
@@ -41,6 +42,8 @@ mod matmul;
 mod mma;
 #[cfg(target_arch = "nvptx64")]
 mod reduce;
+#[cfg(target_arch = "nvptx64")]
+mod wgmma;
 
 /// A panic on the GPU cannot unwind: stop the kernel with `trap`, which the host sees as
 /// a launch failure on the next synchronizing call.

@@ -64,6 +64,18 @@ pub(crate) trait Elem: Copy {
     fn fma(a: Self, b: Self, c: Self) -> Self;
     /// `a + b` (wrapping for integers).
     fn add(a: Self, b: Self) -> Self;
+    /// `*p` when `ok`, else zero, as one predicated load with no branch around it.
+    ///
+    /// A guarded load written as `if ok { *p }` puts each load in a basic block of its own;
+    /// ptxas then scheduled the whole step's multiply-adds above those blocks, so the next
+    /// tile was fetched only after the step's arithmetic and its latency was exposed at
+    /// every step. Straight-line predicated loads (not `pure`: LLVM may not sink them into
+    /// the branch that stores them) stay ahead of the arithmetic they overlap.
+    ///
+    /// # Safety
+    /// When `ok`, `p` is valid for reads, aligned, and not written during the launch (it
+    /// goes through the read-only cache).
+    unsafe fn ld_global_or_zero(p: *const Self, ok: bool) -> Self;
     /// # Safety
     /// `addr` is a shared-window address inside the launch's dynamic shared memory,
     /// aligned for `Self`.
@@ -76,6 +88,24 @@ pub(crate) trait Elem: Copy {
     /// # Safety
     /// `p` is 16-byte aligned and valid for `VEC` writes.
     unsafe fn st_global_vec(p: *mut Self, v: [Self; 4]);
+}
+
+/// `ld.global.nc` of one `$ty`-typed register (`$reg`) under predicate `ok`, zero otherwise.
+macro_rules! ld_global_or_zero {
+    ($p:expr, $ok:expr, $ty:literal, $reg:ident, $zero:expr) => {{
+        let v;
+        // SAFETY: the caller's contract (`Elem::ld_global_or_zero`): the address is only
+        // dereferenced under `ok`.
+        unsafe {
+            asm!(
+                concat!("{{ .reg .pred p; setp.ne.u32 p, {ok}, 0; mov.", $ty, " {v}, {z};\n\t",
+                        "@p ld.global.nc.", $ty, " {v}, [{a}]; }}"),
+                a = in(reg64) $p, ok = in(reg32) $ok as u32, z = in($reg) $zero,
+                v = out($reg) v, options(nostack, readonly)
+            )
+        };
+        v
+    }};
 }
 
 /// `Elem` for types that also move through `Shared` and load as one 16-byte vector.
@@ -112,6 +142,10 @@ impl Elem for f32 {
         a + b
     }
     #[inline(always)]
+    unsafe fn ld_global_or_zero(p: *const f32, ok: bool) -> f32 {
+        ld_global_or_zero!(p, ok, "f32", reg32, 0.0f32)
+    }
+    #[inline(always)]
     unsafe fn st_shared(addr: u32, v: f32) {
         // SAFETY: per the trait contract.
         unsafe { <f32 as Shared>::st_shared(addr, v) }
@@ -146,6 +180,10 @@ impl Elem for f64 {
         a + b
     }
     #[inline(always)]
+    unsafe fn ld_global_or_zero(p: *const f64, ok: bool) -> f64 {
+        ld_global_or_zero!(p, ok, "f64", reg64, 0.0f64)
+    }
+    #[inline(always)]
     unsafe fn st_shared(addr: u32, v: f64) {
         // SAFETY: per the trait contract.
         unsafe { <f64 as Shared>::st_shared(addr, v) }
@@ -172,6 +210,10 @@ impl Elem for u32 {
     #[inline(always)]
     fn add(a: u32, b: u32) -> u32 {
         a.wrapping_add(b)
+    }
+    #[inline(always)]
+    unsafe fn ld_global_or_zero(p: *const u32, ok: bool) -> u32 {
+        ld_global_or_zero!(p, ok, "b32", reg32, 0u32)
     }
     #[inline(always)]
     unsafe fn st_shared(addr: u32, v: u32) {
@@ -202,6 +244,10 @@ impl Elem for u64 {
     #[inline(always)]
     fn add(a: u64, b: u64) -> u64 {
         a.wrapping_add(b)
+    }
+    #[inline(always)]
+    unsafe fn ld_global_or_zero(p: *const u64, ok: bool) -> u64 {
+        ld_global_or_zero!(p, ok, "b64", reg64, 0u64)
     }
     #[inline(always)]
     unsafe fn st_shared(addr: u32, v: u64) {
@@ -237,6 +283,18 @@ impl Elem for c64 {
         c64::new(a.re + b.re, a.im + b.im)
     }
     #[inline(always)]
+    unsafe fn ld_global_or_zero(p: *const c64, ok: bool) -> c64 {
+        // Two words: a complex64 need only be 4-byte aligned.
+        let p = p as *const f32;
+        // SAFETY: per the trait contract; the imaginary part follows the real one.
+        unsafe {
+            c64::new(
+                <f32 as Elem>::ld_global_or_zero(p, ok),
+                <f32 as Elem>::ld_global_or_zero(p.wrapping_add(1), ok),
+            )
+        }
+    }
+    #[inline(always)]
     unsafe fn st_shared(addr: u32, v: c64) {
         // SAFETY: per the trait contract (8-byte aligned).
         unsafe {
@@ -265,6 +323,17 @@ impl Elem for c128 {
     #[inline(always)]
     fn add(a: c128, b: c128) -> c128 {
         c128::new(a.re + b.re, a.im + b.im)
+    }
+    #[inline(always)]
+    unsafe fn ld_global_or_zero(p: *const c128, ok: bool) -> c128 {
+        let p = p as *const f64;
+        // SAFETY: per the trait contract; the imaginary part follows the real one.
+        unsafe {
+            c128::new(
+                <f64 as Elem>::ld_global_or_zero(p, ok),
+                <f64 as Elem>::ld_global_or_zero(p.wrapping_add(1), ok),
+            )
+        }
     }
     #[inline(always)]
     unsafe fn st_shared(addr: u32, v: c128) {
@@ -355,10 +424,10 @@ impl<T: Elem, const L: usize> Loader<T, L> {
     unsafe fn load(&mut self, k_left: u32) -> [T; L] {
         let mut v = [T::ZERO; L];
         unroll!(r in 0..L => {
-            if self.o_ok[r] && self.p0 + r as u32 * self.dp < k_left {
-                // SAFETY: (o, p) is inside the matrix, so inside the allocation.
-                v[r] = unsafe { *self.ptr.wrapping_offset(r as isize * self.step_r) };
-            }
+            let ok = self.o_ok[r] && self.p0 + r as u32 * self.dp < k_left;
+            let p = self.ptr.wrapping_offset(r as isize * self.step_r);
+            // SAFETY: read only when (o, p) is inside the matrix, so inside the allocation.
+            v[r] = unsafe { T::ld_global_or_zero(p, ok) };
         });
         self.ptr = self.ptr.wrapping_offset(self.step_k);
         v
@@ -493,17 +562,12 @@ unsafe fn matmul<
     let mut s = 0;
     while s < steps {
         let stage = smem + (s & 1) * stage_bytes;
-        let next = s + 1 < steps;
-        let mut va = [T::ZERO; LA];
-        let mut vb = [T::ZERO; LB];
-        if next {
-            let k_left = k - (s + 1) * BK as u32;
-            // SAFETY: guarded loads, per the function's contract.
-            unsafe {
-                va = la.load(k_left);
-                vb = lb.load(k_left);
-            }
-        }
+        // The next step's tile, fetched before this step's arithmetic and stored after it.
+        // No branch around it (see `Elem::ld_global_or_zero`): after the last step nothing
+        // is left of `k`, every load is predicated off, and the zeros stored go unread.
+        let k_left = k.saturating_sub((s + 1) * BK as u32);
+        // SAFETY: guarded loads, per the function's contract.
+        let (va, vb) = unsafe { (la.load(k_left), lb.load(k_left)) };
         unroll!(kk in 0..BK => {
             let mut af = [T::ZERO; TM];
             let mut bf = [T::ZERO; TN];
@@ -529,14 +593,12 @@ unsafe fn matmul<
                 acc[i][j] = T::fma(af[i], bf[j], acc[i][j]);
             });
         });
-        if next {
-            // The other stage: every thread finished reading it before the last barrier.
-            let other = smem + ((s + 1) & 1) * stage_bytes;
-            // SAFETY: inside the launch's shared memory.
-            unsafe {
-                la.store(other, &va);
-                lb.store(other + a_bytes, &vb);
-            }
+        // The other stage: every thread finished reading it before the last barrier.
+        let other = smem + ((s + 1) & 1) * stage_bytes;
+        // SAFETY: inside the launch's shared memory.
+        unsafe {
+            la.store(other, &va);
+            lb.store(other + a_bytes, &vb);
         }
         sync_threads();
         s += 1;

@@ -307,7 +307,7 @@ impl Mma for F64 {
 /// `dst` is a 16-byte aligned chunk of the launch's shared memory; `src` is 16-byte
 /// aligned and its first `bytes` bytes are readable.
 #[inline(always)]
-unsafe fn cp_async16(dst: u32, src: *const u8, bytes: u32) {
+pub(crate) unsafe fn cp_async16(dst: u32, src: *const u8, bytes: u32) {
     // SAFETY: per the contract.
     unsafe {
         asm!("cp.async.cg.shared.global [{d}], [{s}], 16, {n};", d = in(reg32) dst, s = in(reg64) src,
@@ -316,7 +316,7 @@ unsafe fn cp_async16(dst: u32, src: *const u8, bytes: u32) {
 }
 
 #[inline(always)]
-fn cp_async_commit() {
+pub(crate) fn cp_async_commit() {
     // SAFETY: groups the copies this thread issued since the last commit.
     unsafe { asm!("cp.async.commit_group;", options(nostack)) }
 }
@@ -324,7 +324,7 @@ fn cp_async_commit() {
 /// Waits until at most `n` (a constant after inlining, at most 3) of this thread's
 /// committed groups are still in flight.
 #[inline(always)]
-fn cp_async_wait(n: u32) {
+pub(crate) fn cp_async_wait(n: u32) {
     // SAFETY: only waits. (The count must be an immediate; const generics cannot carry
     // `STAGES - 2`, so the constant is matched here.)
     unsafe {

@@ -17,8 +17,16 @@ fn _tf32() -> bool {
     mma::tf32()
 }
 
+/// The kernel family of the last matrix product ("simt", "gemv", "mma", "wgmma"), for
+/// tests that must know which path ran.
+#[pyfunction]
+fn _matmul_path() -> &'static str {
+    mma::last_path()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_set_tf32, m)?)?;
     m.add_function(wrap_pyfunction!(_tf32, m)?)?;
+    m.add_function(wrap_pyfunction!(_matmul_path, m)?)?;
     Ok(())
 }

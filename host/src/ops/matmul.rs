@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::layout::{Index, Layout, broadcast_shapes, shape_str};
 use crate::module::launch;
 
-use super::mma::{switches, tf32, try_mma};
+use super::mma::{set_path, switches, tf32, try_mma, try_wgmma};
 
 const SIGNATURE: &str = "gufunc signature (n?,k),(k,m?)->(n?,m?)";
 
@@ -348,6 +348,7 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     let (ty, tiles) = SIMT_KINDS[kind];
     let float = matches!(ty, "f32" | "f64");
     if float && (n == 1 || m == 1) && k > 0 && !(m == 1 && n == 1 && count == 1) {
+        set_path("gemv");
         return gemv(device, ty, &g, &ops, count);
     }
     let tc_kind = match ty {
@@ -357,11 +358,15 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
         "f32" if tf32() => Some(MmaKind::Tf32),
         _ => None,
     };
+    if tc_kind == Some(MmaKind::Tf32) && try_wgmma(MmaKind::Tf32, &a, &b, out, &g, count)? {
+        return Ok(());
+    }
     if let Some(mk) = tc_kind
         && try_mma(device, mk, g, &ops, count)?
     {
         return Ok(());
     }
+    set_path("simt");
     let sms = device.props.multi_processor_count.max(1) as u32;
     let tile_index = |tile: &Tile| {
         tiles
@@ -406,7 +411,9 @@ fn gemm_f16(
     ops: &Operands,
     count: usize,
 ) -> Result<()> {
-    if try_mma(out.device(), MmaKind::F16, g, ops, count)? {
+    if try_wgmma(MmaKind::F16, a, b, out, &g, count)?
+        || try_mma(out.device(), MmaKind::F16, g, ops, count)?
+    {
         return Ok(());
     }
     let batch = &out.shape()[..out.ndim() - 2];

@@ -2,12 +2,14 @@
 //! (layout checks), the TF32 switch, and the launch with the tile chosen by
 //! `mma_layout::tc_tile`, split along k for thin products with a long k.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use gpupy_kernels::gemm::{self, Gemm};
 use gpupy_kernels::mma_layout::{MmaKind, TC_TILES, TcTile, tc_tile};
+use gpupy_kernels::wgmma_layout::{self as wl, WG_BM, WG_BN, WG_SMEM_BYTES, WG_THREADS};
 
 use super::matmul::{Grid, Operands, launch_tiles, split_k};
+use crate::array::Array;
 use crate::device::Device;
 use crate::error::Result;
 
@@ -17,6 +19,24 @@ use crate::error::Result;
 /// are truncated), so a product's relative error grows to about 1e-3 (norm-wise), while
 /// sums still accumulate in float32.
 static TF32: AtomicBool = AtomicBool::new(false);
+
+/// The kernel family of the last matrix product that reached a kernel, for tests that
+/// must know which path ran (`gpupy._core._matmul_path()`): an index into [`PATHS`].
+static LAST_PATH: AtomicU8 = AtomicU8::new(0);
+
+/// Kernel families, as `last_path` names them.
+pub const PATHS: [&str; 5] = ["none", "simt", "gemv", "mma", "wgmma"];
+
+pub(super) fn set_path(name: &str) {
+    let i = PATHS.iter().position(|p| *p == name).unwrap_or(0);
+    LAST_PATH.store(i as u8, Ordering::Relaxed);
+}
+
+/// The kernel family of the last matrix product: "simt", "gemv", "mma" (`mma.sync`
+/// tensor cores) or "wgmma" (Hopper's warpgroup tensor cores); "none" before any.
+pub fn last_path() -> &'static str {
+    PATHS[LAST_PATH.load(Ordering::Relaxed) as usize % PATHS.len()]
+}
 
 /// Turns TF32 tensor cores for float32 products on or off (process-wide).
 pub fn set_tf32(on: bool) {
@@ -82,11 +102,13 @@ pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bo
 ///   the product's kind has it;
 /// - `GPUPY_MATMUL_NO_TC=1`: float16 and float64 skip the tensor cores (float16 is then
 ///   computed in float32);
-/// - `GPUPY_MATMUL_NO_SM90=1`: float64 stays on the sm_80 shape `m8n8k4` on Hopper too.
+/// - `GPUPY_MATMUL_NO_SM90=1`: float64 stays on the sm_80 shape `m8n8k4` on Hopper too;
+/// - `GPUPY_MATMUL_NO_WGMMA=1`: float16 and TF32 stay on `mma.sync` on Hopper too.
 pub(super) struct Switches {
     pub(super) tile: Option<String>,
     pub(super) no_tc: bool,
     pub(super) no_sm90: bool,
+    pub(super) no_wgmma: bool,
 }
 
 pub(super) fn switches() -> &'static Switches {
@@ -97,6 +119,7 @@ pub(super) fn switches() -> &'static Switches {
             tile: std::env::var("GPUPY_MATMUL_TILE").ok(),
             no_tc: on("GPUPY_MATMUL_NO_TC"),
             no_sm90: on("GPUPY_MATMUL_NO_SM90"),
+            no_wgmma: on("GPUPY_MATMUL_NO_WGMMA"),
         }
     })
 }
@@ -163,6 +186,7 @@ pub(super) fn try_mma(
         threads: tile.threads,
         smem_bytes: tile.smem_bytes,
     };
+    set_path("mma");
     // Split-K for a single thin product with a long k (not float16: its kernel writes
     // float16, and partial sums rounded to float16 would lose accuracy).
     if count == 1 && kind != MmaKind::F16 {
@@ -174,6 +198,79 @@ pub(super) fn try_mma(
         }
     }
     launch_tiles(device, f, grid, g, ops, count)?;
+    Ok(true)
+}
+
+/// Runs one large float16 or TF32 product on Hopper's warpgroup tensor cores
+/// (`gpupy_wgmma_<word>_128x256_kk`, compute capability 9.0) when its 128x256 tiles fill
+/// the GPU; `Ok(false)` leaves it to `try_mma`. The kernel reads both operands k-major:
+/// an `A` that is not row-major, or a `B` that is not transposed in memory (the usual
+/// row-major `B`), is first copied into that layout, one pass over the operand (about
+/// 3% of the product's time at 8192^2 float16).
+pub(super) fn try_wgmma(
+    kind: MmaKind,
+    a: &Array,
+    b: &Array,
+    out: &Array,
+    g: &Gemm,
+    count: usize,
+) -> Result<bool> {
+    let device = out.device();
+    let kernels = device.kernels()?;
+    let elem = kind.elem();
+    let sms = device.props.multi_processor_count.max(1) as u64;
+    if !kernels.has_wgmma()
+        || switches().no_wgmma
+        || switches().tile.is_some()
+        || count != 1
+        || !matches!(kind, MmaKind::F16 | MmaKind::Tf32)
+        || !wl::fits(g.m, g.n, g.k, elem)
+        || (g.m.div_ceil(WG_BM) as u64) * (g.n.div_ceil(WG_BN) as u64) < sms
+    {
+        return Ok(false);
+    }
+    let name = format!("gpupy_wgmma_{}_128x256_kk", kind.word());
+    let Some(f) = kernels.tensor_core_function(&name, WG_SMEM_BYTES)? else {
+        return Ok(false);
+    };
+    // Rows of `x` with unit stride along k, 16-byte aligned.
+    let k_major = |ptr: u64, row: i64, col: i64| {
+        col == 1 && (row * elem as i64).rem_euclid(16) == 0 && ptr.is_multiple_of(16)
+    };
+    let mut g = *g;
+    let a = if k_major(a.data_ptr(), g.a_row, g.a_col) {
+        a.clone()
+    } else {
+        g.a_row = g.k as i64;
+        super::copy::contiguous(a)?
+    };
+    g.a_col = 1;
+    let b = if k_major(b.data_ptr(), g.b_col, g.b_row) {
+        b.clone()
+    } else {
+        let nd = b.ndim() as isize;
+        let mut axes: Vec<isize> = (0..nd).collect();
+        axes.swap(b.ndim() - 2, b.ndim() - 1);
+        g.b_col = g.k as i64;
+        super::copy::contiguous(&b.transpose(Some(&axes))?)?
+    };
+    g.b_row = 1;
+    let ops = Operands {
+        a: a.data_ptr(),
+        b: b.data_ptr(),
+        c: out.data_ptr(),
+        item: out.dtype().itemsize() as i64,
+    };
+    let grid = Grid {
+        bm: WG_BM,
+        bn: WG_BN,
+        threads: WG_THREADS,
+        smem_bytes: WG_SMEM_BYTES,
+    };
+    // The copies (if any) are freed into the pool when this returns; the pool hands
+    // memory out again only to work ordered after this launch on the same stream.
+    launch_tiles(device, f, grid, g, &ops, 1)?;
+    set_path("wgmma");
     Ok(true)
 }
 

@@ -44,3 +44,10 @@ class allow_tf32:
 set_tf32(os.environ.get("GPUPY_TF32", "0").strip().lower() in ("1", "true", "yes", "on"))
 
 __all__ = ["set_tf32", "tf32", "allow_tf32"]
+
+
+def matmul_path():
+    """The kernel family that ran the last matrix product: ``"simt"`` (CUDA cores),
+    ``"gemv"`` (matrix-vector), ``"mma"`` (``mma.sync`` tensor cores), ``"wgmma"``
+    (Hopper's warpgroup tensor cores), or ``"none"``. For tests and tuning."""
+    return _gpupy._matmul_path()
