@@ -242,8 +242,36 @@ def test_einsum_errors(rng):
             np.einsum(bad, x)
         with pytest.raises(ValueError):
             gp.einsum(bad, a)
-    with pytest.raises(NotImplementedError):
-        gp.einsum(a, [0, 1])
+    for bad in [[0, 52], [0, "x"]]:
+        with pytest.raises((ValueError, TypeError)) as want:
+            np.einsum(x, bad)
+        with pytest.raises(want.type):
+            gp.einsum(a, bad)
+
+
+SUBLISTS = [
+    (((3, 4), [0, 1], (4, 5), [1, 2]), None),  # matmul, implicit output
+    (((3, 4), [0, 1], (4, 5), [1, 2]), [0, 2]),
+    (((2, 3, 4), [Ellipsis, 1], (4, 6), [1, 2]), [Ellipsis, 2]),
+    (((5, 5), [7, 7]), []),  # trace
+    (((3, 4), [0, 1], (4,), [1], (3,), [0]), []),  # three operands to a scalar
+    (((4, 3), [30, 51]), [51, 30]),  # letters from both halves of the range
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("case", SUBLISTS, ids=str)
+def test_einsum_sublist_form(rng, dtype, case):
+    args, out = case
+    xs = [random_array(rng, s, dtype) for s in args[0::2]]
+    subs = args[1::2]
+
+    def call(mod, arrays):
+        flat = [v for pair in zip(arrays, subs) for v in pair]
+        return mod.einsum(*flat) if out is None else mod.einsum(*flat, out)
+
+    got = call(gp, [gp.asarray(x) for x in xs])
+    check(got, lambda *ys: call(np, ys), *xs)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)

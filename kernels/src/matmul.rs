@@ -588,9 +588,10 @@ unsafe fn matmul<
                 }
                 bf[j] = v[j % T::VEC];
             });
-            unroll!(64; ij in 0..TM * TN => {
-                let (i, j) = (ij / TN, ij % TN);
-                acc[i][j] = T::fma(af[i], bf[j], acc[i][j]);
+            unroll!(i in 0..TM => {
+                unroll!(j in 0..TN => {
+                    acc[i][j] = T::fma(af[i], bf[j], acc[i][j]);
+                });
             });
         });
         // The other stage: every thread finished reading it before the last barrier.
@@ -842,7 +843,7 @@ macro_rules! matmul_entries {
     };
 }
 
-matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x32");
+matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x32" 4 "128x128w" 5 "256x128" 6 "128x128k16");
 matmul_entries!(f64, F64_TILES, 0 "64x64" 1 "64x32" 2 "32x32");
 matmul_entries!(u32, U32_TILES, 0 "64x64" 1 "64x32");
 matmul_entries!(u64, U64_TILES, 0 "64x32" 1 "32x32");

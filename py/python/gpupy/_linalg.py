@@ -365,13 +365,50 @@ def _einsum_pair(a, la, b, lb, keep):
     return _reshape(c, shape), batch + left + right
 
 
+_EINSUM_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _einsum_sublist(sub):
+    """One sublist (integers 0..51, ``...``) as subscript letters, as NumPy reads it."""
+    text = []
+    for s in sub:
+        if s is Ellipsis:
+            text.append("...")
+            continue
+        try:
+            i = operator.index(s)
+        except TypeError:
+            raise TypeError("each subscript must be either an integer or an ellipsis") from None
+        if not 0 <= i < len(_EINSUM_LETTERS):
+            raise ValueError("subscript is not within the valid range [0, 52)")
+        text.append(_EINSUM_LETTERS[i])
+    return "".join(text)
+
+
+def _einsum_sublists(args):
+    """``(op0, sublist0, op1, sublist1, ..., [sublistout])`` as ``(subscripts, op0, op1,
+    ...)``."""
+    args = list(args)
+    ops, subs = args[0::2], args[1::2]
+    out = None
+    if len(ops) > len(subs):  # an odd count: the last item is the output sublist
+        out = ops.pop()
+    subscripts = ",".join(_einsum_sublist(s) for s in subs)
+    if out is not None:
+        subscripts += "->" + _einsum_sublist(out)
+    return (subscripts, *ops)
+
+
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """NumPy's ``einsum`` for contractions: each operand's repeated labels become a
     diagonal, labels that appear in one operand only and not in the output are summed,
     and operands are contracted left to right as batched matmuls (transposes and
-    reshapes around one GEMM each). The ``sublist`` call form is not supported."""
-    if not operands or not isinstance(operands[0], str):
-        raise NotImplementedError("gpupy.einsum takes the subscripts-string form only (einsum('ij,jk->ik', a, b))")
+    reshapes around one GEMM each). The sublist form ``einsum(a, [0, 1], b, [1, 2],
+    [0, 2])`` is translated to the subscripts string."""
+    if operands and not isinstance(operands[0], str):
+        operands = _einsum_sublists(operands)
+    if not operands:
+        raise ValueError("No input operands")
     subscripts, arrays = operands[0], [_arr(x) for x in operands[1:]]
     if not arrays:
         raise ValueError("No input operands")
