@@ -387,6 +387,26 @@ def test_large_tensor_core_tiles(rng, layout, dtype):
     assert_product_close(a @ b, x, y)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64], ids=dtype_id)
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "tt", "offset"])
+def test_large_simt_tiles(rng, layout, dtype):
+    """Exact float32 (and complex64) on the CUDA cores with grids large enough for the
+    128x128 tile: aligned operands take its 16-byte-load twin, an offset view (and the
+    odd n) the scalar one."""
+    m, k, n = 2056, 264, 2052
+    x, y = random_array(rng, (m + 1, k + 1), dtype), random_array(rng, (k + 1, n + 1), dtype)
+    if layout == "offset":
+        a, b = gp.asarray(x)[1:, 1:], gp.asarray(y)[1:, 1:]
+        x, y = x[1:, 1:], y[1:, 1:]
+    else:
+        x, y = x[:m, :k], y[:k, :n]
+        a = gp.asarray(np.ascontiguousarray(x.T)).T if layout[0] == "t" else gp.asarray(x)
+        b = gp.asarray(np.ascontiguousarray(y.T)).T if layout[1] == "t" else gp.asarray(y)
+    got = a @ b
+    assert gp.config.matmul_path() == "simt"
+    assert_product_close(got, x, y)
+
+
 def on_hopper():
     return gp.cuda.Device().compute_capability == "90"
 

@@ -141,6 +141,8 @@ pub struct Tile {
     pub fill: u32,
     /// Dynamic shared memory per block: [`smem_bytes`].
     pub smem_bytes: u32,
+    /// Global loads as 16-byte vectors: only for operands that pass [`vector_loads`].
+    pub vector: bool,
 }
 
 impl Tile {
@@ -163,6 +165,15 @@ impl Tile {
             smem_bytes,
             speed: 100,
             fill: 10,
+            vector: false,
+        }
+    }
+
+    /// The same tile with 16-byte global loads (see [`vector_loads`]).
+    const fn vectorized(self) -> Tile {
+        Tile {
+            vector: true,
+            ..self
         }
     }
 
@@ -196,7 +207,9 @@ pub const fn smem_bytes(bm: u32, bn: u32, bk: u32, elem: u32) -> u32 {
     2 * bk * (smem_ld(bm, elem) + smem_ld(bn, elem)) * elem
 }
 
-// Measured on an H200 in 2026-11 (an H100, also 132 SMs, gave the same within 3%),
+// Measured on an H200 in 2026-11 (an H100, also 132 SMs, gave the same within 3%) with
+// the earlier float32 128x128 tile (8x8 a thread, 256 threads; the speeds of the smaller
+// tiles above are these, rescaled to the new 128x128 at 48.8 TFLOP/s),
 // GFLOP/s of each tile at a few shapes
 // (`batch x m x n x k`), to choose from:
 //
@@ -221,25 +234,42 @@ pub const fn smem_bytes(bm: u32, bn: u32, bk: u32, elem: u32) -> u32 {
 //
 // All four operand layouts (A and/or B transposed) ran within 3% of each other.
 
-/// float32 tiles, largest first.
+/// float32 tiles, largest first, then their twins with 16-byte global loads (the host
+/// swaps a twin in where both operands allow it: `vector_loads`).
 pub const F32_TILES: &[Tile] = &[
-    // Large products (2048^2 and up): 8x8 outputs a thread, 16 shared-memory values read
-    // per 64 FMAs, the fastest once the GPU is full; 256 threads.
-    Tile::new(4, "128x128", [128, 128, 8], [8, 8]).measured(100, 15),
-    // Medium products (1024^2 to 3000^2): the same 8x8 a thread in blocks of 128
-    // threads, twice the blocks of 128x128, so fewer SMs idle in the last wave.
-    Tile::new(4, "128x64", [128, 64, 8], [8, 8]).measured(95, 14),
+    // Large products (2048^2 and up): 16x8 outputs a thread in blocks of 128 threads (4
+    // warps, 237 registers, 2 blocks an SM): 24 shared-memory values read per 128 FMAs.
+    // With vector loads 48.8 TFLOP/s at 4096 on an H200 (CuPy 50.8), against 37.6 for
+    // the 8x8-a-thread tile of 256 threads it replaced and 45.2 for a 256x128 tile.
+    Tile::new(4, "128x128", [128, 128, 8], [16, 8]).measured(100, 20),
+    // Medium products (1024^2 to 3000^2): 8x8 a thread in blocks of 128 threads.
+    Tile::new(4, "128x64", [128, 64, 8], [8, 8]).measured(73, 14),
     // Small products and many small batches: 4x4 a thread (more shared-memory traffic
     // per FMA) and 256 threads, four times the blocks of 128x64.
-    Tile::new(4, "64x64", [64, 64, 16], [4, 4]).measured(79, 20),
+    Tile::new(4, "64x64", [64, 64, 16], [4, 4]).measured(61, 20),
     // Small or thin products (up to 768^2, one side of 128): 4x4 a thread in blocks of
     // 128 threads, twice the blocks of 64x64.
-    Tile::new(4, "64x32", [64, 32, 16], [4, 4]).measured(72, 35),
-    // Experiments (speed 1: never chosen; GPUPY_MATMUL_TILE picks them).
-    Tile::new(4, "128x128w", [128, 128, 8], [16, 8]).measured(1, 10),
-    Tile::new(4, "256x128", [256, 128, 8], [16, 8]).measured(1, 10),
-    Tile::new(4, "128x128k16", [128, 128, 16], [8, 8]).measured(1, 10),
+    Tile::new(4, "64x32", [64, 32, 16], [4, 4]).measured(56, 35),
+    Tile::new(4, "128x128v", [128, 128, 8], [16, 8]).measured(100, 20).vectorized(),
+    Tile::new(4, "128x64v", [128, 64, 8], [8, 8]).measured(73, 14).vectorized(),
+    Tile::new(4, "64x64v", [64, 64, 16], [4, 4]).measured(61, 20).vectorized(),
 ];
+
+/// Whether one operand can be read as 16-byte vectors (`vec` elements): its element
+/// `(o, p)` is at `ptr + (o*s_o + p*s_p)*elem` (plus `batch` strides), `o_len` and `k`
+/// its extents. The kernel reads along `p` when `s_p == 1`, else along `o`, which must
+/// then have stride 1; the other stride, the batch stride and the base must be 16-byte
+/// multiples, and the extent along the vectors a multiple of `vec`, so that each vector
+/// lies wholly inside the matrix or wholly outside.
+pub fn vector_loads(ptr: u64, s_o: i64, s_p: i64, batch: i64, o_len: u32, k: u32, vec: u32) -> bool {
+    let v = vec as i64;
+    let aligned = ptr.is_multiple_of(16) && batch % v == 0;
+    if s_p == 1 {
+        aligned && s_o % v == 0 && k.is_multiple_of(vec)
+    } else {
+        aligned && s_o == 1 && s_p % v == 0 && o_len.is_multiple_of(vec)
+    }
+}
 
 /// float64 tiles, largest first. FP64 units are half as many as FP32 ones, so shared
 /// memory has slack and registers (two a value) are the limit; 128x128 (1 block an SM)
@@ -386,6 +416,31 @@ mod tests {
     }
 
     #[test]
+    fn vector_tiles_have_scalar_twins() {
+        for (_, tiles) in SIMT_KINDS {
+            for t in tiles.iter().filter(|t| t.vector) {
+                assert!(tiles.iter().any(|s| !s.vector
+                    && (s.bm, s.bn, s.bk, s.tm, s.tn) == (t.bm, t.bn, t.bk, t.tm, t.tn)));
+            }
+        }
+    }
+
+    #[test]
+    fn vector_loads_need_alignment_and_whole_vectors() {
+        // Row-major A (along k): k, the row stride and the base.
+        assert!(vector_loads(256, 64, 1, 0, 100, 64, 4));
+        assert!(!vector_loads(256, 64, 1, 0, 100, 62, 4));
+        assert!(!vector_loads(256, 66, 1, 0, 100, 64, 4));
+        assert!(!vector_loads(260, 64, 1, 0, 100, 64, 4));
+        // Row-major B (along n): n, the row stride, and a unit stride along n.
+        assert!(vector_loads(0, 1, 128, 0, 128, 7, 4));
+        assert!(!vector_loads(0, 1, 128, 0, 126, 7, 4));
+        assert!(!vector_loads(0, 2, 128, 0, 128, 7, 4));
+        // A batch stride off the vector grid.
+        assert!(!vector_loads(0, 1, 128, 6, 128, 8, 4));
+    }
+
+    #[test]
     fn split_k_covers_k() {
         let t = &F32_TILES[3];
         for (m, n, k) in [
@@ -468,7 +523,7 @@ mod tests {
             (768, 768, 1, "64x32", "32x32"),
             (1024, 1024, 1, "64x64", "64x64"),
             (2048, 2048, 1, "128x128", "64x64"),
-            (3000, 3000, 1, "128x64", "64x64"),
+            (3000, 3000, 1, "128x128", "64x64"),
             (4096, 4096, 1, "128x128", "64x64"),
             (8192, 8192, 1, "128x128", "64x64"),
             (128, 4096, 1, "64x32", "32x32"),

@@ -30,19 +30,13 @@ use crate::gpu::{
 };
 use crate::reduction::Words;
 
-/// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16, or
-/// 64 for `unroll!(64; ...)`), so that every index into a register array is a constant:
+/// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16), so
+/// that every index into a register array is a constant:
 /// LLVM's unroller gives up on the larger nests here, and a run-time index sends the array
 /// to local memory. Nests multiply the code the compiler sees: keep them shallow.
 macro_rules! unroll {
     ($i:ident in 0..$n:expr => $body:block) => {
         unroll!(@ 16, $i, $n, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-    };
-    (64; $i:ident in 0..$n:expr => $body:block) => {
-        unroll!(@ 64, $i, $n, $body;
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
-            24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47
-            48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
     };
     (@ $max:literal, $i:ident, $n:expr, $body:block; $($k:literal)*) => {{
         const { assert!($n <= $max) };
@@ -352,30 +346,79 @@ impl Elem for c128 {
     }
 }
 
+/// 16 bytes at `p` as `T::VEC` elements (in the first slots) when `ok`, zeros otherwise:
+/// one predicated vector load, like `Elem::ld_global_or_zero`.
+///
+/// # Safety
+/// When `ok`, `p` is 16-byte aligned, valid for 16 bytes of reads and not written during
+/// the launch.
+#[inline(always)]
+unsafe fn ld_global_vec_or_zero<T: Elem>(p: *const T, ok: bool) -> [T; 4] {
+    let (x, y, z, w): (u32, u32, u32, u32);
+    // SAFETY: per the contract; the address is only dereferenced under `ok`.
+    unsafe {
+        asm!("{{ .reg .pred p; setp.ne.u32 p, {ok}, 0; mov.b32 {x}, 0; mov.b32 {y}, 0; mov.b32 {z}, 0; mov.b32 {w}, 0;\n\t\
+              @p ld.global.nc.v4.b32 {{{x}, {y}, {z}, {w}}}, [{a}]; }}",
+             a = in(reg64) p, ok = in(reg32) ok as u32, x = out(reg32) x, y = out(reg32) y,
+             z = out(reg32) z, w = out(reg32) w, options(nostack, readonly))
+    };
+    let words = [x, y, z, w];
+    let mut v = [T::ZERO; 4];
+    // SAFETY: `T::VEC` elements are the 16 bytes of `words`.
+    unsafe { core::ptr::copy_nonoverlapping(words.as_ptr() as *const T, v.as_mut_ptr(), T::VEC) };
+    v
+}
+
+/// Stores the first `T::VEC` elements of `v` (16 bytes) at shared address `addr`.
+///
+/// # Safety
+/// `addr` is 16-byte aligned, inside the launch's dynamic shared memory.
+#[inline(always)]
+unsafe fn st_shared_vec<T: Elem>(addr: u32, v: &[T; 4]) {
+    let mut words = [0u32; 4];
+    // SAFETY: `T::VEC` elements are 16 bytes.
+    unsafe { core::ptr::copy_nonoverlapping(v.as_ptr() as *const u32, words.as_mut_ptr(), 4) };
+    // SAFETY: per the contract.
+    unsafe {
+        asm!("st.shared.v4.b32 [{a}], {{{x}, {y}, {z}, {w}}};", a = in(reg32) addr,
+             x = in(reg32) words[0], y = in(reg32) words[1], z = in(reg32) words[2],
+             w = in(reg32) words[3], options(nostack))
+    }
+}
+
 /// One operand's share of a tile step for this thread: `L` elements of the `OUTER x BK`
-/// tile (`OUTER` is `BM` for `A`, `BN` for `B`), element `r` at tile position
-/// `(o0 + r*do_, p0 + r*dp)`.
+/// tile (`OUTER` is `BM` for `A`, `BN` for `B`), read as `L / V` pieces of `V` consecutive
+/// elements along the operand's contiguous direction (`V` is 1, or `T::VEC`: one 16-byte
+/// vector). Piece `r` starts at tile position `(o0 + r*do_, p0 + r*dp)`.
 ///
 /// The operand's element `(o, p)` is at `base + o*s_o + p*s_p` (`A`: `s_o = a_row`,
 /// `s_p = a_col`; `B`: `s_o = b_col`, `s_p = b_row`). Consecutive threads take consecutive
-/// `p` when `s_p == 1` (row-major `A`, transposed `B`) and consecutive `o` otherwise
-/// (row-major `B`, transposed `A`), so a warp reads contiguous memory in both layouts.
-struct Loader<T, const L: usize> {
-    /// Address of element 0 for the current step; only read under the guards.
+/// pieces along `p` when `s_p == 1` (row-major `A`, transposed `B`) and along `o`
+/// otherwise (row-major `B`, transposed `A`), so a warp reads contiguous memory in both
+/// layouts. Vector pieces need what the host checks before it picks a `_v` tile: the
+/// contiguous stride 1, the other stride, the batch stride and the base 16-byte multiples,
+/// and the contiguous extent (`k`, or `m`/`n`) a multiple of `V`, so that a piece lies
+/// wholly inside the matrix or wholly outside.
+struct Loader<T, const L: usize, const V: usize> {
+    /// Address of piece 0 for the current step; only read under the guards.
     ptr: *const T,
-    /// Element distance between consecutive `r`, and between steps.
+    /// Element distance between consecutive pieces, and between steps.
     step_r: isize,
     step_k: isize,
     /// Whether row/column `o0 + r*do_` is inside the matrix.
     o_ok: [bool; L],
     p0: u32,
     dp: u32,
-    /// Shared-memory byte offset (within a stage) of element 0, and between consecutive `r`.
+    /// Pieces run along `p` (stored transposed, an element at a time) rather than `o`.
+    along_p: bool,
+    /// Shared-memory byte offset (within a stage) of piece 0, between consecutive pieces,
+    /// and between consecutive `p` rows.
     s_off: u32,
     s_step: u32,
+    s_row: u32,
 }
 
-impl<T: Elem, const L: usize> Loader<T, L> {
+impl<T: Elem, const L: usize, const V: usize> Loader<T, L, V> {
     /// `o_base`: first row/column of the block's tile; `o_len`: the matrix's extent there.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
@@ -387,22 +430,28 @@ impl<T: Elem, const L: usize> Loader<T, L> {
         s_p: i64,
         t: u32,
     ) -> Self {
-        let (o0, do_, p0, dp) = if s_p == 1 {
-            (t / BK as u32, (THREADS / BK) as u32, t % BK as u32, 0)
+        const { assert!(V == 1 || V == T::VEC) };
+        let v = V as u32;
+        let along_p = s_p == 1;
+        let (o0, do_, p0, dp) = if along_p {
+            let groups = (BK / V) as u32;
+            (t / groups, THREADS as u32 / groups, (t % groups) * v, 0)
         } else {
+            let groups = (OUTER / V) as u32;
             (
-                t % OUTER as u32,
+                (t % groups) * v,
                 0,
-                t / OUTER as u32,
-                (THREADS / OUTER) as u32,
+                t / groups,
+                THREADS as u32 / groups,
             )
         };
         let mut o_ok = [false; L];
-        unroll!(r in 0..L => {
+        unroll!(r in 0..L / V => {
             o_ok[r] = o_base + o0 + r as u32 * do_ < o_len;
         });
         let off = (o_base + o0) as i64 * s_o + p0 as i64 * s_p;
-        let ld = gemm::smem_ld(OUTER as u32, size_of::<T>() as u32);
+        let size = size_of::<T>() as u32;
+        let ld = gemm::smem_ld(OUTER as u32, size);
         Loader {
             ptr: base.wrapping_offset(off as isize),
             step_r: (do_ as i64 * s_o + dp as i64 * s_p) as isize,
@@ -410,8 +459,10 @@ impl<T: Elem, const L: usize> Loader<T, L> {
             o_ok,
             p0,
             dp,
-            s_off: (p0 * ld + o0) * size_of::<T>() as u32,
-            s_step: (dp * ld + do_) * size_of::<T>() as u32,
+            along_p,
+            s_off: (p0 * ld + o0) * size,
+            s_step: (dp * ld + do_) * size,
+            s_row: ld * size,
         }
     }
 
@@ -419,15 +470,25 @@ impl<T: Elem, const L: usize> Loader<T, L> {
     /// moves on to the next step.
     ///
     /// # Safety
-    /// Every in-bounds element is inside the operand's allocation (the host's check).
+    /// Every in-bounds element is inside the operand's allocation (the host's check), and
+    /// for `V > 1` the vector conditions above hold.
     #[inline(always)]
     unsafe fn load(&mut self, k_left: u32) -> [T; L] {
         let mut v = [T::ZERO; L];
-        unroll!(r in 0..L => {
+        unroll!(r in 0..L / V => {
             let ok = self.o_ok[r] && self.p0 + r as u32 * self.dp < k_left;
             let p = self.ptr.wrapping_offset(r as isize * self.step_r);
-            // SAFETY: read only when (o, p) is inside the matrix, so inside the allocation.
-            v[r] = unsafe { T::ld_global_or_zero(p, ok) };
+            if V == 1 {
+                // SAFETY: read only when (o, p) is inside the matrix, so inside the
+                // allocation.
+                v[r] = unsafe { T::ld_global_or_zero(p, ok) };
+            } else {
+                // SAFETY: as above; the whole piece is inside when its first element is.
+                let piece = unsafe { ld_global_vec_or_zero(p, ok) };
+                unroll!(q in 0..V => {
+                    v[(r * V + q).min(L - 1)] = piece[q.min(3)];
+                });
+            }
         });
         self.ptr = self.ptr.wrapping_offset(self.step_k);
         v
@@ -437,9 +498,25 @@ impl<T: Elem, const L: usize> Loader<T, L> {
     /// `stage` is the shared address of this operand's tile in one stage.
     #[inline(always)]
     unsafe fn store(&self, stage: u32, v: &[T; L]) {
-        unroll!(r in 0..L => {
-            // SAFETY: inside the stage (tile positions are inside OUTER x BK).
-            unsafe { T::st_shared(stage + self.s_off + r as u32 * self.s_step, v[r]) };
+        unroll!(r in 0..L / V => {
+            let at = stage + self.s_off + r as u32 * self.s_step;
+            if V == 1 {
+                // SAFETY: inside the stage (tile positions are inside OUTER x BK).
+                unsafe { T::st_shared(at, v[r]) };
+            } else if self.along_p {
+                // A piece along `p` lands in `V` consecutive rows of the `[p][o]` tile.
+                unroll!(q in 0..V => {
+                    // SAFETY: as above.
+                    unsafe { T::st_shared(at + q as u32 * self.s_row, v[(r * V + q).min(L - 1)]) };
+                });
+            } else {
+                let mut piece = [T::ZERO; 4];
+                unroll!(q in 0..V => {
+                    piece[q.min(3)] = v[(r * V + q).min(L - 1)];
+                });
+                // SAFETY: as above; `o0` is a multiple of `V` and rows are 16-byte aligned.
+                unsafe { st_shared_vec(at, &piece) };
+            }
         });
     }
 }
@@ -463,6 +540,7 @@ unsafe fn matmul<
     const THREADS: usize,
     const LA: usize,
     const LB: usize,
+    const V: usize,
 >(
     g: Gemm,
     a: *const T,
@@ -477,6 +555,10 @@ unsafe fn matmul<
         assert!(THREADS.is_multiple_of(BM) && THREADS.is_multiple_of(BN));
         assert!(THREADS.is_multiple_of(BK));
         assert!(LA * THREADS == BM * BK && LB * THREADS == BN * BK);
+        // Vector pieces: whole pieces per thread, and thread groups that tile both ways.
+        assert!(LA.is_multiple_of(V) && LB.is_multiple_of(V) && BK.is_multiple_of(V));
+        assert!(THREADS.is_multiple_of(BK / V));
+        assert!(THREADS.is_multiple_of(BM / V) && THREADS.is_multiple_of(BN / V));
     }
     let size = size_of::<T>() as u32;
     let vec = T::VEC as u32;
@@ -491,7 +573,7 @@ unsafe fn matmul<
     let row0 = tile_row * BM as u32;
     let col0 = tile_col * BN as u32;
 
-    let mut la = Loader::<T, LA>::new::<BM, BK, THREADS>(
+    let mut la = Loader::<T, LA, V>::new::<BM, BK, THREADS>(
         a.wrapping_offset((z * g.a_batch) as isize),
         row0,
         g.m,
@@ -499,7 +581,7 @@ unsafe fn matmul<
         g.a_col,
         t,
     );
-    let mut lb = Loader::<T, LB>::new::<BN, BK, THREADS>(
+    let mut lb = Loader::<T, LB, V>::new::<BN, BK, THREADS>(
         b.wrapping_offset((z * g.b_batch) as isize),
         col0,
         g.n,
@@ -835,6 +917,7 @@ macro_rules! matmul_entries {
                             THREADS,
                             { (TILE.bm * TILE.bk) as usize / THREADS },
                             { (TILE.bn * TILE.bk) as usize / THREADS },
+                            { if TILE.vector { <$ty as Elem>::VEC } else { 1 } },
                         >(g, a, b, c)
                     }
                 }
@@ -843,7 +926,7 @@ macro_rules! matmul_entries {
     };
 }
 
-matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x32" 4 "128x128w" 5 "256x128" 6 "128x128k16");
+matmul_entries!(f32, F32_TILES, 0 "128x128" 1 "128x64" 2 "64x64" 3 "64x32" 4 "128x128v" 5 "128x64v" 6 "64x64v");
 matmul_entries!(f64, F64_TILES, 0 "64x64" 1 "64x32" 2 "32x32");
 matmul_entries!(u32, U32_TILES, 0 "64x64" 1 "64x32");
 matmul_entries!(u64, U64_TILES, 0 "64x32" 1 "32x32");

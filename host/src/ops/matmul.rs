@@ -383,6 +383,11 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
             choose_tile(tiles, g.m, g.n, count.min(u32::MAX as usize) as u32, sms)
         }
     });
+    // Vector loads where both operands allow them (else the scalar twin of the tile).
+    let vec = (16 / ops.item.max(1)) as u32;
+    let vector = gemm::vector_loads(ops.a, g.a_row, g.a_col, g.a_batch, g.m, g.k, vec)
+        && gemm::vector_loads(ops.b, g.b_col, g.b_row, g.b_batch, g.n, g.k, vec);
+    let tile = vector_twin(tiles, tile, vector);
     if count == 1 && !ty.starts_with('u') {
         let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
         if splits > 1 {
@@ -392,6 +397,21 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     }
     let f = device.kernels()?.matmul(kind, tile_index(tile));
     launch_tiles(device, f, Grid::of(tile), g, &ops, count)
+}
+
+/// `tile`, or its twin of the same shape with (`vector`) or without 16-byte global loads
+/// where the table has one; a vector tile never comes back for `vector == false`.
+fn vector_twin(tiles: &'static [Tile], tile: &'static Tile, vector: bool) -> &'static Tile {
+    let same = |t: &&Tile| {
+        (t.bm, t.bn, t.bk, t.tm, t.tn) == (tile.bm, tile.bn, tile.bk, tile.tm, tile.tn)
+            && t.vector == vector
+    };
+    match tiles.iter().find(same) {
+        Some(t) => t,
+        // A vector tile has a scalar twin (checked by the tests).
+        None if tile.vector => tiles.iter().find(|t| !t.vector).unwrap_or(tile),
+        None => tile,
+    }
 }
 
 /// The SIMT tile `GPUPY_MATMUL_TILE` forces, where the dtype's table has it (see

@@ -221,7 +221,6 @@ pub(super) fn try_wgmma(
     let sms = device.props.multi_processor_count.max(1) as u64;
     if !kernels.has_wgmma()
         || switches().no_wgmma
-        || switches().tile.is_some()
         || count != 1
         || !matches!(kind, MmaKind::F16 | MmaKind::Tf32)
         || !wl::fits(g.m, g.n, g.k, elem)
