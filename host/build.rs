@@ -164,7 +164,9 @@ fn main() {
     // ptxas serializes wgmma (waits after every instruction) when it cannot prove the
     // pipeline safe; that is a slow path nobody asked for.
     if report_a.contains("serialized") {
-        fail(&format!("ptxas serialized wgmma on {SM90A_ARCH}:\n{report_a}"));
+        fail(&format!(
+            "ptxas serialized wgmma on {SM90A_ARCH}:\n{report_a}"
+        ));
     }
     let all = out.join(format!("ptxas.{SM90_ARCH}.txt"));
     let mut reports = std::fs::read_to_string(&all).unwrap_or_default();

@@ -32,10 +32,9 @@ static PTX_SM90: &str = concat!(
 static CUBIN_SM90_SM90: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm90.sm_90.cubin"));
 
-/// `ptxas -v` output for every kernel, per architecture (registers, stack, spills).
 /// The kernels that need sm_90a (`wgmma`): a cubin for compute capability 9.0 only.
-static CUBIN_SM90A: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm90a.sm_90a.cubin"));
+static CUBIN_SM90A: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels_sm90a.sm_90a.cubin"));
+/// `ptxas -v` output for every kernel, per architecture (registers, stack, spills).
 pub static PTXAS_REPORT_SM90: &str = include_str!(concat!(env!("OUT_DIR"), "/ptxas.sm_90.txt"));
 /// Name fragments of the kernels allowed a stack frame (libdevice's trigonometric
 /// argument reduction; see `build.rs`), one per line.

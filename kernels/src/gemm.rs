@@ -250,9 +250,15 @@ pub const F32_TILES: &[Tile] = &[
     // Small or thin products (up to 768^2, one side of 128): 4x4 a thread in blocks of
     // 128 threads, twice the blocks of 64x64.
     Tile::new(4, "64x32", [64, 32, 16], [4, 4]).measured(56, 35),
-    Tile::new(4, "128x128v", [128, 128, 8], [16, 8]).measured(100, 20).vectorized(),
-    Tile::new(4, "128x64v", [128, 64, 8], [8, 8]).measured(73, 14).vectorized(),
-    Tile::new(4, "64x64v", [64, 64, 16], [4, 4]).measured(61, 20).vectorized(),
+    Tile::new(4, "128x128v", [128, 128, 8], [16, 8])
+        .measured(100, 20)
+        .vectorized(),
+    Tile::new(4, "128x64v", [128, 64, 8], [8, 8])
+        .measured(73, 14)
+        .vectorized(),
+    Tile::new(4, "64x64v", [64, 64, 16], [4, 4])
+        .measured(61, 20)
+        .vectorized(),
 ];
 
 /// Whether one operand can be read as 16-byte vectors (`vec` elements): its element
@@ -261,7 +267,15 @@ pub const F32_TILES: &[Tile] = &[
 /// then have stride 1; the other stride, the batch stride and the base must be 16-byte
 /// multiples, and the extent along the vectors a multiple of `vec`, so that each vector
 /// lies wholly inside the matrix or wholly outside.
-pub fn vector_loads(ptr: u64, s_o: i64, s_p: i64, batch: i64, o_len: u32, k: u32, vec: u32) -> bool {
+pub fn vector_loads(
+    ptr: u64,
+    s_o: i64,
+    s_p: i64,
+    batch: i64,
+    o_len: u32,
+    k: u32,
+    vec: u32,
+) -> bool {
     let v = vec as i64;
     let aligned = ptr.is_multiple_of(16) && batch % v == 0;
     if s_p == 1 {

@@ -438,12 +438,7 @@ impl<T: Elem, const L: usize, const V: usize> Loader<T, L, V> {
             (t / groups, THREADS as u32 / groups, (t % groups) * v, 0)
         } else {
             let groups = (OUTER / V) as u32;
-            (
-                (t % groups) * v,
-                0,
-                t / groups,
-                THREADS as u32 / groups,
-            )
+            ((t % groups) * v, 0, t / groups, THREADS as u32 / groups)
         };
         let mut o_ok = [false; L];
         unroll!(r in 0..L / V => {

@@ -321,7 +321,12 @@ macro_rules! wgmma_entry {
     ($W:ident, $out:ty, $word:literal) => {
         const _: () = {
             #[unsafe(export_name = concat!("gpupy_wgmma_", $word, "_128x256_kk"))]
-            unsafe extern "ptx-kernel" fn kernel(g: Gemm, a: *const u8, b: *const u8, c: *mut $out) {
+            unsafe extern "ptx-kernel" fn kernel(
+                g: Gemm,
+                a: *const u8,
+                b: *const u8,
+                c: *mut $out,
+            ) {
                 // SAFETY: the host launches per `wgmma_layout` and checks the layouts.
                 unsafe { wgmma_gemm::<$W>(g, a, b, c) }
             }

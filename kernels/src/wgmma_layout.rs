@@ -126,7 +126,11 @@ mod tests {
             for r in 0..64 {
                 for h in 0..K_STEP_BYTES / 16 {
                     let want = base + swizzled(r, (j * K_STEP_BYTES) / 16 + h);
-                    assert_eq!(hw(start + r * ROW_BYTES + 16 * h), want, "j {j} r {r} h {h}");
+                    assert_eq!(
+                        hw(start + r * ROW_BYTES + 16 * h),
+                        want,
+                        "j {j} r {r} h {h}"
+                    );
                 }
             }
         }
