@@ -918,7 +918,9 @@ mod tests {
         assert!((-f16::MIN_POSITIVE).key() < (0.0f16).key());
     }
 
-    /// NumPy's complex less-than (npysort's CFLOAT_LT), written out.
+    /// NumPy's complex less-than (npysort's CFLOAT_LT), written out: its `x == x` and
+    /// `x != x` are NaN tests, kept in NumPy's spelling.
+    #[allow(clippy::eq_op)]
     fn numpy_complex_lt(a: c64, b: c64) -> bool {
         if a.re < b.re {
             a.im == a.im || b.im != b.im
@@ -969,7 +971,7 @@ mod tests {
             );
             assert!(onesweep_smem(size, false) < onesweep_smem(size, true));
             assert_eq!(SMEM_STAGE % 16, 0);
-            assert!(SMEM_TILE + 4 <= SMEM_STAGE);
+            const { assert!(SMEM_TILE + 4 <= SMEM_STAGE) };
             assert!(tile_len(size) <= 1 << 16, "ranks pack into 16 bits");
         }
     }

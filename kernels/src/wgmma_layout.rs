@@ -81,16 +81,14 @@ pub const fn fits(m: u32, n: u32, k: u32, elem: u32) -> bool {
     m > 0 && n > 0 && k > 0 && k.is_multiple_of(16 / elem) && m.div_ceil(WG_BM) <= 65535
 }
 
+// One block fits an SM's shared memory (227 KiB on Hopper), and every stage and `B` tile
+// starts on the 1024-byte swizzle atom.
+const _: () = assert!(WG_SMEM_BYTES <= 227 * 1024);
+const _: () = assert!(STAGE_BYTES.is_multiple_of(1024) && B_OFFSET.is_multiple_of(1024));
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shared_memory_fits_one_block_an_sm() {
-        assert!(WG_SMEM_BYTES <= 227 * 1024);
-        assert_eq!(STAGE_BYTES % 1024, 0);
-        assert_eq!(B_OFFSET % 1024, 0);
-    }
 
     #[test]
     fn swizzle_permutes_each_row_and_spreads_core_matrices() {
