@@ -139,28 +139,24 @@ fn main() {
         let mut reports = String::new();
         for (src, stem) in [(&ptx, "kernels"), (&ptx80, "kernels_sm80")] {
             let cubin = out.join(format!("{stem}.{arch}.cubin"));
-            let report = run(Command::new(&ptxas)
-                .args(["-v", "-O3", "--split-compile=0", &format!("-arch={arch}")])
-                .arg(src)
-                .arg("-o")
-                .arg(&cubin));
-            check_no_local_memory(&report, arch);
-            reports.push_str(&report);
+            reports.push_str(&assemble(&ptxas, src, arch, &cubin, &["--split-compile=0"]));
         }
         std::fs::write(out.join(format!("ptxas.{arch}.txt")), &reports).unwrap();
     }
-    let report = run(Command::new(&ptxas)
-        .args(["-v", "-O3", &format!("-arch={SM90_ARCH}")])
-        .arg(&ptx90)
-        .arg("-o")
-        .arg(out.join("kernels_sm90.sm_90.cubin")));
-    check_no_local_memory(&report, SM90_ARCH);
-    let report_a = run(Command::new(&ptxas)
-        .args(["-v", "-O3", &format!("-arch={SM90A_ARCH}")])
-        .arg(&ptx90a)
-        .arg("-o")
-        .arg(out.join("kernels_sm90a.sm_90a.cubin")));
-    check_no_local_memory(&report_a, SM90A_ARCH);
+    let report = assemble(
+        &ptxas,
+        &ptx90,
+        SM90_ARCH,
+        &out.join("kernels_sm90.sm_90.cubin"),
+        &[],
+    );
+    let report_a = assemble(
+        &ptxas,
+        &ptx90a,
+        SM90A_ARCH,
+        &out.join("kernels_sm90a.sm_90a.cubin"),
+        &[],
+    );
     // ptxas serializes wgmma (waits after every instruction) when it cannot prove the
     // pipeline safe; that is a slow path nobody asked for.
     if report_a.contains("serialized") {
@@ -175,12 +171,26 @@ fn main() {
     std::fs::write(all, reports).unwrap();
     // The sm_80 module must also assemble for its own architecture (A100-class GPUs
     // JIT it from the PTX).
-    let report = run(Command::new(&ptxas)
-        .args(["-v", "-O3", &format!("-arch={SM80_ARCH}")])
-        .arg(&ptx80)
+    assemble(
+        &ptxas,
+        &ptx80,
+        SM80_ARCH,
+        &out.join("kernels_sm80.sm_80.cubin"),
+        &[],
+    );
+}
+
+/// `ptxas -v -O3` of `src` for `arch` into `cubin`; fails the build on any spill or stack
+/// frame (`check_no_local_memory`). Returns the report.
+fn assemble(ptxas: &Path, src: &Path, arch: &str, cubin: &Path, extra: &[&str]) -> String {
+    let report = run(Command::new(ptxas)
+        .args(["-v", "-O3", &format!("-arch={arch}")])
+        .args(extra)
+        .arg(src)
         .arg("-o")
-        .arg(out.join("kernels_sm80.sm_80.cubin")));
-    check_no_local_memory(&report, SM80_ARCH);
+        .arg(cubin));
+    check_no_local_memory(&report, arch);
+    report
 }
 
 /// Splits PTX text into (the module without the entries whose names start with `prefix`,

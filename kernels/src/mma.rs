@@ -339,14 +339,48 @@ pub(crate) fn cp_async_wait(n: u32) {
 
 /// One operand of the block: where its tile comes from in global memory.
 #[derive(Clone, Copy)]
-struct Operand {
+pub(crate) struct Operand {
     /// Byte address of the block's element `(outer0, k = 0)`, batch included.
-    base: *const u8,
+    pub(crate) base: *const u8,
     /// Rows/columns of the operand left from `outer0` (may exceed the tile).
-    outer_left: u32,
+    pub(crate) outer_left: u32,
     /// Byte strides along outer and along k (one of them is the element size).
-    s_outer: i64,
-    s_k: i64,
+    pub(crate) s_outer: i64,
+    pub(crate) s_k: i64,
+}
+
+/// The block's batch index, the first row and column of its `bm x bn` tile of `C`
+/// (`gemm::block_tile`), and its two operands (`elem`-byte elements).
+#[inline(always)]
+pub(crate) fn block_operands(
+    g: &Gemm,
+    [bm, bn]: [u32; 2],
+    a: *const u8,
+    b: *const u8,
+    elem: u32,
+) -> (i64, u32, u32, Operand, Operand) {
+    let z = block_idx_z() as i64;
+    let (tile_row, tile_col) = gemm::block_tile(
+        block_idx(),
+        block_idx_y(),
+        g.n.div_ceil(bn),
+        g.m.div_ceil(bm),
+    );
+    let (row0, col0) = (tile_row * bm, tile_col * bn);
+    let e = elem as i64;
+    let opa = Operand {
+        base: a.wrapping_offset(((z * g.a_batch + row0 as i64 * g.a_row) * e) as isize),
+        outer_left: g.m - row0,
+        s_outer: g.a_row * e,
+        s_k: g.a_col * e,
+    };
+    let opb = Operand {
+        base: b.wrapping_offset(((z * g.b_batch + col0 as i64 * g.b_col) * e) as isize),
+        outer_left: g.n - col0,
+        s_outer: g.b_col * e,
+        s_k: g.b_row * e,
+    };
+    (z, row0, col0, opa, opb)
 }
 
 /// Issues this thread's `cp.async` chunks of one operand tile (`OUTER x BK`, stored per
@@ -428,27 +462,7 @@ unsafe fn mma_gemm<
     let t = thread_idx();
     let (lane, warp) = (t % 32, t / 32);
     let (wm, wn) = (warp / WN, warp % WN);
-    let z = block_idx_z() as i64;
-    let (tile_row, tile_col) = gemm::block_tile(
-        block_idx(),
-        block_idx_y(),
-        g.n.div_ceil(BN),
-        g.m.div_ceil(BM),
-    );
-    let (row0, col0) = (tile_row * BM, tile_col * BN);
-    let e = elem as i64;
-    let opa = Operand {
-        base: a.wrapping_offset(((z * g.a_batch + row0 as i64 * g.a_row) * e) as isize),
-        outer_left: g.m - row0,
-        s_outer: g.a_row * e,
-        s_k: g.a_col * e,
-    };
-    let opb = Operand {
-        base: b.wrapping_offset(((z * g.b_batch + col0 as i64 * g.b_col) * e) as isize),
-        outer_left: g.n - col0,
-        s_outer: g.b_col * e,
-        s_k: g.b_row * e,
-    };
+    let (z, row0, col0, opa, opb) = block_operands(&g, [BM, BN], a, b, elem);
     let (lda, ldb) = (tile.ld(BM, AK), tile.ld(BN, BKM));
     let a_bytes = tile.operand_bytes(BM);
     let stage_bytes = a_bytes + tile.operand_bytes(BN);

@@ -14,9 +14,9 @@
 
 use core::arch::asm;
 
-use crate::gemm::{self, Gemm};
-use crate::gpu::{block_idx, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx};
-use crate::mma::{cp_async_commit, cp_async_wait, cp_async16};
+use crate::gemm::Gemm;
+use crate::gpu::{smem_addr, sync_threads, thread_idx};
+use crate::mma::{Operand, block_operands, cp_async_commit, cp_async_wait, cp_async16};
 use crate::mma_layout::MmaKind;
 use crate::wgmma_layout::{
     B_OFFSET, K_STEP_BYTES, ROW_BYTES, STAGE_BYTES, WG_BM, WG_BN, WG_STAGES, acc_pos, copies,
@@ -158,17 +158,6 @@ fn wait(n: u32, acc: &mut [[f32; 64]; 2]) {
     }
 }
 
-/// One operand of the block: its rows (k contiguous) in global memory.
-#[derive(Clone, Copy)]
-struct Operand {
-    /// Byte address of the block's first row, at k = 0.
-    base: *const u8,
-    /// Rows left from the block's first (may exceed the tile).
-    rows_left: u32,
-    /// Bytes between rows.
-    stride: i64,
-}
-
 /// Issues this thread's `cp.async` chunks of one `ROWS`-row operand tile for the k tile
 /// `kt` into shared address `dst` (1024-byte aligned), swizzled.
 ///
@@ -183,9 +172,9 @@ unsafe fn copy_tile<const ROWS: u32>(dst: u32, op: &Operand, kt: u32, k: u32, el
     let in_k = k0 < k;
     unroll!(q in 0..copies(ROWS) as usize => {
         let (r, _) = copy_chunk(t, q as u32);
-        let inside = in_k && r < op.rows_left;
+        let inside = in_k && r < op.outer_left;
         let src = if inside {
-            op.base.wrapping_offset((r as i64 * op.stride + (k0 * elem) as i64) as isize)
+            op.base.wrapping_offset((r as i64 * op.s_outer + (k0 * elem) as i64) as isize)
         } else {
             op.base
         };
@@ -217,25 +206,8 @@ unsafe fn wgmma_gemm<W: Wg>(g: Gemm, a: *const u8, b: *const u8, c: *mut W::Out)
     let t = thread_idx();
     let (warp, lane) = (t / 32, t % 32);
     let wg = warp / 4;
-    let z = block_idx_z() as i64;
-    let (tile_row, tile_col) = gemm::block_tile(
-        block_idx(),
-        block_idx_y(),
-        g.n.div_ceil(WG_BN),
-        g.m.div_ceil(WG_BM),
-    );
-    let (row0, col0) = (tile_row * WG_BM, tile_col * WG_BN);
-    let e = elem as i64;
-    let opa = Operand {
-        base: a.wrapping_offset(((z * g.a_batch + row0 as i64 * g.a_row) * e) as isize),
-        rows_left: g.m - row0,
-        stride: g.a_row * e,
-    };
-    let opb = Operand {
-        base: b.wrapping_offset(((z * g.b_batch + col0 as i64 * g.b_col) * e) as isize),
-        rows_left: g.n - col0,
-        stride: g.b_col * e,
-    };
+    // Both operands k-major: rows `s_outer` bytes apart, `k` contiguous.
+    let (z, row0, col0, opa, opb) = block_operands(&g, [WG_BM, WG_BN], a, b, elem);
     let smem = (smem_addr(0) + 1023) & !1023;
     let k = g.k;
     let ktiles = k.div_ceil(ROW_BYTES / elem);
