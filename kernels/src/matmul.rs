@@ -28,26 +28,8 @@ use crate::gpu::{
     Shared, block_idx, block_idx_y, block_idx_z, grid_stride, shfl_down_words, smem_addr,
     sync_threads, thread_idx,
 };
+use crate::mma::unroll;
 use crate::reduction::Words;
-
-/// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16), so
-/// that every index into a register array is a constant:
-/// LLVM's unroller gives up on the larger nests here, and a run-time index sends the array
-/// to local memory. Nests multiply the code the compiler sees: keep them shallow.
-macro_rules! unroll {
-    ($i:ident in 0..$n:expr => $body:block) => {
-        unroll!(@ 16, $i, $n, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-    };
-    (@ $max:literal, $i:ident, $n:expr, $body:block; $($k:literal)*) => {{
-        const { assert!($n <= $max) };
-        $(
-            if $k < $n {
-                let $i: usize = $k;
-                $body
-            }
-        )*
-    }};
-}
 
 /// What the GEMM needs of its element type.
 pub(crate) trait Elem: Copy {

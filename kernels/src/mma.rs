@@ -24,7 +24,11 @@ use crate::gemm::{self, Gemm};
 use crate::gpu::{block_idx, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx};
 use crate::mma_layout::{self as ml, MmaKind, TC_TILES, TcTile};
 
-/// `for $i in 0..$n` written out (see `matmul.rs`): register arrays need constant indices.
+/// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16), so
+/// that every index into a register array is a constant: LLVM's unroller gives up on the
+/// larger nests here, and a run-time index sends the array to local memory. Nests
+/// multiply the code the compiler sees: keep them shallow. (Shared by `matmul.rs` and
+/// `wgmma.rs`.)
 macro_rules! unroll {
     ($i:ident in 0..$n:expr => $body:block) => {{
         const { assert!($n <= 16) };
@@ -39,6 +43,7 @@ macro_rules! unroll {
         )*
     }};
 }
+pub(crate) use unroll;
 
 /// One instruction family: fragment types, their shared-memory loads and the `mma`.
 trait Mma {

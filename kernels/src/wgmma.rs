@@ -16,28 +16,12 @@ use core::arch::asm;
 
 use crate::gemm::Gemm;
 use crate::gpu::{smem_addr, sync_threads, thread_idx};
-use crate::mma::{Operand, block_operands, cp_async_commit, cp_async_wait, cp_async16};
+use crate::mma::{Operand, block_operands, cp_async_commit, cp_async_wait, cp_async16, unroll};
 use crate::mma_layout::MmaKind;
 use crate::wgmma_layout::{
     B_OFFSET, K_STEP_BYTES, ROW_BYTES, STAGE_BYTES, WG_BM, WG_BN, WG_STAGES, acc_pos, copies,
     copy_chunk, descriptor, swizzled,
 };
-
-/// `for $i in 0..$n` written out (see `matmul.rs`): register arrays need constant indices.
-macro_rules! unroll {
-    ($i:ident in 0..$n:expr => $body:block) => {{
-        const { assert!($n <= 16) };
-        unroll!(@ $i, $n, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-    }};
-    (@ $i:ident, $n:expr, $body:block; $($k:literal)*) => {{
-        $(
-            if $k < $n {
-                let $i: usize = $k;
-                $body
-            }
-        )*
-    }};
-}
 
 /// One `asm!` statement that names all 64 accumulators of an `m64n128` set as in-out
 /// registers `{0}`..`{63}`, followed by `$extra` operands from `{64}` on. The fences and
