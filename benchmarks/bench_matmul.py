@@ -7,6 +7,8 @@ library is timed with its own events on its own default stream. Rows print TFLOP
 gpupy is faster). The TF32 row turns TF32 on in all three libraries
 (``gpupy.config.allow_tf32``; CuPy through cuBLAS's math mode, since it reads
 ``CUPY_TF32`` only at import; PyTorch through ``torch.backends.cuda.matmul.allow_tf32``).
+The bfloat16 rows (when ml_dtypes is installed) compare with PyTorch only: CuPy has no
+bfloat16; gpupy writes float32, NumPy's matmul result for bfloat16, PyTorch bfloat16.
 
     python benchmarks/bench_matmul.py            # every row
     python benchmarks/bench_matmul.py --quick    # fewer repetitions
@@ -33,6 +35,12 @@ try:
     import torch
 except Exception:  # optional
     torch = None
+
+
+try:
+    from ml_dtypes import bfloat16 as BF16  # NumPy's bfloat16 (gpupy's products give float32)
+except ImportError:
+    BF16 = None
 
 
 def torch_ms(fn, warmup, reps):
@@ -65,6 +73,9 @@ CASES = [
     ("f16 4096", (4096, 4096, 4096), np.float16, "nn", False),
     ("f16 8192", (8192, 8192, 8192), np.float16, "nn", False),
     ("f16 8192 B^T", (8192, 8192, 8192), np.float16, "nt", False),
+    *([("bf16 4096", (4096, 4096, 4096), BF16, "nn", False),
+       ("bf16 8192", (8192, 8192, 8192), BF16, "nn", False),
+       ("bf16 8192 B^T", (8192, 8192, 8192), BF16, "nt", False)] if BF16 is not None else []),
     ("c64 2048", (2048, 2048, 2048), np.complex64, "nn", False),
     ("c128 1024", (1024, 1024, 1024), np.complex128, "nn", False),
     ("f32 tall 65536x64 @ 64x65536", (65536, 64, 65536), np.float32, "nn", False),
@@ -127,7 +138,7 @@ def main():
         with gp.config.allow_tf32(tf32):
             g = gpu_ms(gp, lambda: a @ b, warmup, reps)
         c_ms = t_ms = None
-        if cp is not None:
+        if cp is not None and dtype is not BF16:  # CuPy has no bfloat16 arrays
             ca, cb = operands(cp, shape, dtype, layout, np.random.default_rng(0))
             ok = True
             if tf32:
@@ -149,11 +160,13 @@ def main():
                     pass
             del ca, cb
         if torch is not None and dtype != np.int32:
-            tdt = {np.float16: torch.float16, np.float32: torch.float32, np.float64: torch.float64,
+            tdt = {BF16: torch.bfloat16, np.float16: torch.float16, np.float32: torch.float32, np.float64: torch.float64,
                    np.complex64: torch.complex64, np.complex128: torch.complex128}[dtype]
             ta, tb = operands(np, shape, dtype, layout, np.random.default_rng(0))
-            ta = torch.from_numpy(np.ascontiguousarray(ta)).to("cuda", tdt)
-            tb = torch.from_numpy(np.ascontiguousarray(tb)).to("cuda", tdt)
+            # torch.from_numpy takes no bfloat16: through float32, which holds it exactly.
+            wide = np.float32 if dtype is BF16 else dtype
+            ta = torch.from_numpy(np.ascontiguousarray(ta).astype(wide)).to("cuda", tdt)
+            tb = torch.from_numpy(np.ascontiguousarray(tb).astype(wide)).to("cuda", tdt)
             if layout[0] == "t":
                 ta = ta.T.contiguous().T
             if layout[1] == "t":

@@ -19,6 +19,10 @@ pub enum DType {
     Float64,
     Complex64,
     Complex128,
+    /// ml_dtypes' bfloat16 (last, as in the kernels' `for_each_dtype!`). A storage type:
+    /// it converts and multiplies on tensor cores; ufuncs and reductions compute in
+    /// float32 and round, as ml_dtypes' loops do ([`DType::compute`]).
+    BFloat16,
 }
 
 /// NumPy's kind of a dtype, which decides promotion with Python scalars (NEP 50).
@@ -32,7 +36,7 @@ pub enum Kind {
 }
 
 impl DType {
-    pub const ALL: [DType; 14] = [
+    pub const ALL: [DType; 15] = [
         DType::Bool,
         DType::Int8,
         DType::Int16,
@@ -47,13 +51,14 @@ impl DType {
         DType::Float64,
         DType::Complex64,
         DType::Complex128,
+        DType::BFloat16,
     ];
 
     pub fn itemsize(self) -> usize {
         use DType::*;
         match self {
             Bool | Int8 | UInt8 => 1,
-            Int16 | UInt16 | Float16 => 2,
+            Int16 | UInt16 | Float16 | BFloat16 => 2,
             Int32 | UInt32 | Float32 => 4,
             Int64 | UInt64 | Float64 | Complex64 => 8,
             Complex128 => 16,
@@ -78,6 +83,7 @@ impl DType {
             Float64 => "float64",
             Complex64 => "complex64",
             Complex128 => "complex128",
+            BFloat16 => "bfloat16",
         }
     }
 
@@ -88,13 +94,22 @@ impl DType {
             .ok_or_else(|| Error::Type(format!("gpupy does not support dtype '{name}'")))
     }
 
+    /// The dtype arithmetic on `self` runs in: float32 for bfloat16, which has no
+    /// elementwise or reduction kernels of its own, else itself.
+    pub fn compute(self) -> DType {
+        match self {
+            DType::BFloat16 => DType::Float32,
+            d => d,
+        }
+    }
+
     pub fn kind(self) -> Kind {
         use DType::*;
         match self {
             Bool => Kind::Bool,
             Int8 | Int16 | Int32 | Int64 => Kind::Int,
             UInt8 | UInt16 | UInt32 | UInt64 => Kind::UInt,
-            Float16 | Float32 | Float64 => Kind::Float,
+            Float16 | Float32 | Float64 | BFloat16 => Kind::Float,
             Complex64 | Complex128 => Kind::Complex,
         }
     }
@@ -123,6 +138,13 @@ impl DType {
 /// NumPy's `can_cast(from, to, 'safe')`: every value of `from` is exactly a value of `to`.
 pub fn can_cast_safe(from: DType, to: DType) -> bool {
     use Kind::*;
+    // ml_dtypes' bfloat16: bool, int8 and uint8 cast to it safely, and it to float32 and
+    // wider floats and complex; nothing else (not even float16, either way).
+    if from == DType::BFloat16 || to == DType::BFloat16 {
+        return from == to
+            || matches!(from, DType::Bool | DType::Int8 | DType::UInt8) && to == DType::BFloat16
+            || from == DType::BFloat16 && to.bits() >= 32 && matches!(to.kind(), Float | Complex);
+    }
     let (f, t) = (from.bits(), to.bits());
     match (from.kind(), to.kind()) {
         (Bool, _) => true,
@@ -146,6 +168,14 @@ pub fn can_cast_safe(from: DType, to: DType) -> bool {
 /// NumPy's `can_cast(from, to, 'same_kind')`: safe, or within one kind (or from int to
 /// uint), the rule for ufunc outputs.
 pub fn can_cast_same_kind(from: DType, to: DType) -> bool {
+    // ml_dtypes: anything casts to bfloat16 within 'same_kind'; bfloat16 only to its
+    // safe targets.
+    if to == DType::BFloat16 {
+        return true;
+    }
+    if from == DType::BFloat16 {
+        return can_cast_safe(from, to);
+    }
     let rank = |k: Kind| match k {
         Kind::Bool => 0,
         Kind::Int | Kind::UInt => 1,
@@ -156,12 +186,13 @@ pub fn can_cast_same_kind(from: DType, to: DType) -> bool {
 }
 
 /// NumPy's `result_type(a, b)` for two arrays: the first type (smallest first) that both
-/// cast to safely.
+/// cast to safely. (For bfloat16 with float16 or a 16-bit or wider integer, NumPy's
+/// `result_type` raises, while its ufunc loops, like this, pick float32 or float64.)
 pub fn promote(a: DType, b: DType) -> DType {
     use DType::*;
-    const ORDER: [DType; 14] = [
-        Bool, UInt8, Int8, UInt16, Int16, UInt32, Int32, UInt64, Int64, Float16, Float32, Float64,
-        Complex64, Complex128,
+    const ORDER: [DType; 15] = [
+        Bool, UInt8, Int8, UInt16, Int16, UInt32, Int32, UInt64, Int64, Float16, BFloat16, Float32,
+        Float64, Complex64, Complex128,
     ];
     ORDER
         .into_iter()
@@ -220,6 +251,25 @@ mod tests {
         assert!(!can_cast_same_kind(Complex64, Float64));
         assert!(can_cast_same_kind(Bool, Int8));
         assert!(!can_cast_same_kind(Int8, Bool));
+    }
+
+    #[test]
+    fn bfloat16_casts_follow_ml_dtypes() {
+        use DType::*;
+        // np.can_cast(x, bfloat16) / np.can_cast(bfloat16, x), NumPy 2.4 with ml_dtypes 0.6.
+        for d in DType::ALL {
+            let to = matches!(d, Bool | Int8 | UInt8 | BFloat16);
+            let from = matches!(d, Float32 | Float64 | Complex64 | Complex128 | BFloat16);
+            assert_eq!(can_cast_safe(d, BFloat16), to, "{d:?} -> bfloat16");
+            assert_eq!(can_cast_safe(BFloat16, d), from, "bfloat16 -> {d:?}");
+            assert!(can_cast_same_kind(d, BFloat16));
+            assert_eq!(can_cast_same_kind(BFloat16, d), from);
+        }
+        assert_eq!(promote(BFloat16, Int8), BFloat16);
+        assert_eq!(promote(BFloat16, Float32), Float32);
+        assert_eq!(promote(BFloat16, Complex64), Complex64);
+        // NumPy's float32 loop (its result_type raises here).
+        assert_eq!(promote(BFloat16, Float16), Float32);
     }
 
     #[test]

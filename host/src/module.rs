@@ -58,8 +58,14 @@ macro_rules! op_enum {
             pub fn name(self) -> &'static str {
                 match self { $($Enum::$Op => stringify!($op)),* }
             }
-            /// The output dtype of the loop for input `dtype`, if the op has that loop.
+            /// The output dtype of the loop for input `dtype`, if the op has that loop
+            /// (for bfloat16: its float32 loop's, computed there and rounded back; see
+            /// `DType::compute`).
             pub fn output(self, dtype: DType) -> Option<DType> {
+                let c = dtype.compute();
+                if c != dtype {
+                    return self.output(c).map(|o| if o == c { dtype } else { o });
+                }
                 gpupy_kernels::loops::$loops[self as usize].1
                     .iter()
                     .find(|l| DType::ALL[l.input] == dtype)

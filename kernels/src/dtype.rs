@@ -1,9 +1,11 @@
 //! The element types the kernels compute with, one per NumPy dtype:
-//! `bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128`.
+//! `bool i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 c64 c128 bf16`.
 //!
 //! `f16` is Rust's own half type (nightly `feature(f16)`); on the GPU its arithmetic is
 //! native and correctly rounded, which matches NumPy computing in float32 and rounding.
-//! `c64`/`c128` are NumPy's complex layouts: real then imaginary part.
+//! `c64`/`c128` are NumPy's complex layouts: real then imaginary part. `bf16` is
+//! ml_dtypes' bfloat16, a storage type here: it converts, and the tensor cores multiply
+//! it; arithmetic on it runs in float32 (as ml_dtypes computes it).
 #![allow(non_camel_case_types)]
 
 /// NumPy's complex64.
@@ -20,6 +22,28 @@ pub struct c64 {
 pub struct c128 {
     pub re: f64,
     pub im: f64,
+}
+
+/// ml_dtypes' bfloat16: the upper half of a float32.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct bf16(pub u16);
+
+impl bf16 {
+    #[inline(always)]
+    pub fn to_f32(self) -> f32 {
+        f32::from_bits((self.0 as u32) << 16)
+    }
+    /// Rounds to nearest even, as ml_dtypes; NaN becomes ml_dtypes' quiet NaN of the
+    /// same sign.
+    #[inline(always)]
+    pub fn from_f32(x: f32) -> bf16 {
+        let b = x.to_bits();
+        if x.is_nan() {
+            return bf16(((b >> 16) as u16 & 0x8000) | 0x7fc0);
+        }
+        bf16((b.wrapping_add(0x7fff + ((b >> 16) & 1)) >> 16) as u16)
+    }
 }
 
 impl c64 {
@@ -62,7 +86,7 @@ macro_rules! element {
 element! {
     bool => false, i8 => 0, i16 => 0, i32 => 0, i64 => 0, u8 => 0, u16 => 0, u32 => 0, u64 => 0,
     f16 => 0.0, f32 => 0.0, f64 => 0.0, c64 => c64::new(0.0, 0.0), c128 => c128::new(0.0, 0.0),
-    u128 => 0,
+    u128 => 0, bf16 => bf16(0),
 }
 
 /// Elements per thread step in the contiguous kernels: as many as fit 16 bytes of the
@@ -182,6 +206,24 @@ macro_rules! cast_complex {
 }
 cast_complex!(c64(f32), c128(f64));
 
+/// bfloat16 casts go through float32 both ways, as ml_dtypes' do (so a float64 or int64
+/// is rounded twice, as there).
+macro_rules! cast_bf16 {
+    ($($t:ty),*) => { $(
+        impl Cast<$t> for bf16 { #[inline(always)] fn cast(self) -> $t { Cast::<$t>::cast(self.to_f32()) } }
+        impl Cast<bf16> for $t { #[inline(always)] fn cast(self) -> bf16 { bf16::from_f32(Cast::<f32>::cast(self)) } }
+    )* };
+}
+cast_bf16!(
+    bool, i8, i16, i32, i64, u8, u16, u32, u64, f16, f32, f64, c64, c128
+);
+impl Cast<bf16> for bf16 {
+    #[inline(always)]
+    fn cast(self) -> bf16 {
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,6 +242,23 @@ mod tests {
         assert!(Cast::<bool>::cast(c64::new(0.0, 1.0)));
         assert_eq!(Cast::<u64>::cast(u64::MAX), u64::MAX);
         assert_eq!(Cast::<f64>::cast(u64::MAX), 18446744073709551615.0);
+    }
+
+    #[test]
+    fn bfloat16_rounds_like_ml_dtypes() {
+        let bf = |x: f32| bf16::from_f32(x).to_f32();
+        assert_eq!(bf(1.0 + 2f32.powi(-8)), 1.0); // a tie rounds to even
+        assert_eq!(bf(1.0 + 3.0 * 2f32.powi(-8)), 1.0 + 2f32.powi(-6));
+        assert_eq!(bf(-2.5), -2.5);
+        assert_eq!(bf(f32::MAX), f32::INFINITY);
+        assert!(bf(f32::NAN).is_nan());
+        assert_eq!(bf16::from_f32(-f32::NAN).0, 0xffc0);
+        assert_eq!(bf16::from_f32(f32::from_bits(0x7fff_ffff)).0, 0x7fc0);
+        // float64 goes through float32: 1 + 2^-8 + 2^-30 rounds to 1, as in ml_dtypes.
+        let x: bf16 = Cast::cast(1.0f64 + 2f64.powi(-8) + 2f64.powi(-30));
+        assert_eq!(x.to_f32(), 1.0);
+        assert_eq!(Cast::<i32>::cast(bf16::from_f32(-7.9)), -7);
+        assert!(!Cast::<bool>::cast(bf16::from_f32(-0.0)));
     }
 
     #[test]

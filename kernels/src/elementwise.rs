@@ -12,7 +12,7 @@
 //! item size and serve every dtype of that size.
 
 use crate::args::{Rows, Strided};
-use crate::dtype::{Cast, c64, c128, lanes, load_pack, map_pack, store_pack};
+use crate::dtype::{Cast, bf16, c64, c128, lanes, load_pack, map_pack, store_pack};
 use crate::gpu::grid_stride;
 use crate::ops::{self, BinaryOp, UnaryOp};
 
@@ -366,4 +366,4 @@ crate::for_each_item_size!(move_entries);
 
 // The complex types are named in the stamped code through the tables.
 #[allow(unused_imports)]
-use {c64 as _, c128 as _};
+use {bf16 as _, c64 as _, c128 as _};

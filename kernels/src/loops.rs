@@ -2,7 +2,7 @@
 //! output dtypes of each kernel, as indices in `for_each_dtype!` order. The output dtype
 //! is read off the op's `Out` type, so it cannot disagree with the kernels.
 
-use crate::dtype::{DTypeIndex, c64, c128};
+use crate::dtype::{DTypeIndex, bf16, c64, c128};
 use crate::ops::{self, BinaryOp, UnaryOp};
 use crate::reduction::{self, Reduction};
 
@@ -63,7 +63,7 @@ macro_rules! dtype_names {
 crate::for_each_dtype!(dtype_names);
 
 #[allow(unused_imports)]
-use {c64 as _, c128 as _};
+use {bf16 as _, c64 as _, c128 as _};
 
 #[cfg(test)]
 mod tests {

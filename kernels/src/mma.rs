@@ -131,77 +131,127 @@ unsafe fn scalar_fragment<E: Copy, const N: usize, const KM: bool>(
     f
 }
 
-struct F16;
-impl Mma for F16 {
-    const KIND: MmaKind = MmaKind::F16;
-    type Out = u16;
-    type A = [u32; 4];
-    type B = [u32; 2];
-    type C = [f32; 4];
-    const A0: [u32; 4] = [0; 4];
-    const B0: [u32; 2] = [0; 2];
-    const C0: [f32; 4] = [0.0; 4];
-    const CN: usize = 4;
-    #[inline(always)]
-    unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 4] {
-        let (r, k) = ml::ldmatrix_a(lane, KM);
-        let addr = tile + offset(r, k, ld, KM, 2);
-        let (x, y, z, w): (u32, u32, u32, u32);
-        // SAFETY: every lane's row of 16 bytes is inside the tile (16-byte aligned rows).
-        unsafe {
-            if KM {
-                asm!("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{x}, {y}, {z}, {w}}}, [{a}];",
-                     a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, z = out(reg32) z,
-                     w = out(reg32) w, options(nostack, readonly))
-            } else {
-                asm!("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{{x}, {y}, {z}, {w}}}, [{a}];",
-                     a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, z = out(reg32) z,
-                     w = out(reg32) w, options(nostack, readonly))
+/// The `m16n8k16` families, whose fragments `ldmatrix` loads: float16 (rounded back to
+/// float16 on the way out, NumPy's result type) and bfloat16 (a float32 result: NumPy
+/// with ml_dtypes multiplies bfloat16 in float32). `$out` turns accumulator `$v` into
+/// the stored output.
+macro_rules! m16n8k16 {
+    ($(#[$doc:meta])* $name:ident, $kind:ident, $out_ty:ty, $instr:literal, |$v:ident| $out:expr) => {
+        $(#[$doc])*
+        struct $name;
+        impl Mma for $name {
+            const KIND: MmaKind = MmaKind::$kind;
+            type Out = $out_ty;
+            type A = [u32; 4];
+            type B = [u32; 2];
+            type C = [f32; 4];
+            const A0: [u32; 4] = [0; 4];
+            const B0: [u32; 2] = [0; 2];
+            const C0: [f32; 4] = [0.0; 4];
+            const CN: usize = 4;
+            #[inline(always)]
+            unsafe fn load_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 4] {
+                // SAFETY: the caller's contract.
+                unsafe { ldmatrix_a::<KM>(tile, ld, lane) }
+            }
+            #[inline(always)]
+            unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 2] {
+                // SAFETY: the caller's contract.
+                unsafe { ldmatrix_b::<KM>(tile, ld, lane) }
+            }
+            #[inline(always)]
+            fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+                let (d0, d1, d2, d3): (f32, f32, f32, f32);
+                // SAFETY: register-only; every lane of the warp executes it (uniform
+                // control flow).
+                unsafe {
+                    asm!(concat!($instr, " {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};"),
+                         d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
+                         a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
+                         b0 = in(reg32) b[0], b1 = in(reg32) b[1],
+                         c0 = in(reg32) c[0], c1 = in(reg32) c[1], c2 = in(reg32) c[2], c3 = in(reg32) c[3],
+                         options(pure, nomem, nostack))
+                };
+                [d0, d1, d2, d3]
+            }
+            #[inline(always)]
+            fn out(c: &[f32; 4], e: usize) -> $out_ty {
+                let $v = c[e.min(3)];
+                $out
             }
         }
-        [x, y, z, w]
-    }
-    #[inline(always)]
-    unsafe fn load_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 2] {
-        let (n, k) = ml::ldmatrix_b(lane, KM);
-        let addr = tile + offset(n, k, ld, KM, 2);
-        let (x, y): (u32, u32);
-        // SAFETY: as for load_a.
-        unsafe {
-            if KM {
-                asm!("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {{{x}, {y}}}, [{a}];",
-                     a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, options(nostack, readonly))
-            } else {
-                asm!("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{{x}, {y}}}, [{a}];",
-                     a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, options(nostack, readonly))
-            }
+    };
+}
+
+/// The lane's `ldmatrix` A fragment (four 8x8 matrices of 16-bit elements) of the
+/// instruction tile at shared byte address `tile`.
+///
+/// # Safety
+/// The whole instruction tile lies inside the launch's shared memory, rows 16-byte
+/// aligned.
+#[inline(always)]
+unsafe fn ldmatrix_a<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 4] {
+    let (r, k) = ml::ldmatrix_a(lane, KM);
+    let addr = tile + offset(r, k, ld, KM, 2);
+    let (x, y, z, w): (u32, u32, u32, u32);
+    // SAFETY: every lane's row of 16 bytes is inside the tile (16-byte aligned rows).
+    unsafe {
+        if KM {
+            asm!("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{x}, {y}, {z}, {w}}}, [{a}];",
+                 a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, z = out(reg32) z,
+                 w = out(reg32) w, options(nostack, readonly))
+        } else {
+            asm!("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {{{x}, {y}, {z}, {w}}}, [{a}];",
+                 a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, z = out(reg32) z,
+                 w = out(reg32) w, options(nostack, readonly))
         }
-        [x, y]
     }
-    #[inline(always)]
-    fn mma(a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
-        let (d0, d1, d2, d3): (f32, f32, f32, f32);
-        // SAFETY: register-only; every lane of the warp executes it (uniform control flow).
-        unsafe {
-            asm!("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};",
-                 d0 = out(reg32) d0, d1 = out(reg32) d1, d2 = out(reg32) d2, d3 = out(reg32) d3,
-                 a0 = in(reg32) a[0], a1 = in(reg32) a[1], a2 = in(reg32) a[2], a3 = in(reg32) a[3],
-                 b0 = in(reg32) b[0], b1 = in(reg32) b[1],
-                 c0 = in(reg32) c[0], c1 = in(reg32) c[1], c2 = in(reg32) c[2], c3 = in(reg32) c[3],
-                 options(pure, nomem, nostack))
-        };
-        [d0, d1, d2, d3]
+    [x, y, z, w]
+}
+
+/// The lane's `ldmatrix` B fragment (two 8x8 matrices), as [`ldmatrix_a`].
+///
+/// # Safety
+/// As for `ldmatrix_a`.
+#[inline(always)]
+unsafe fn ldmatrix_b<const KM: bool>(tile: u32, ld: u32, lane: u32) -> [u32; 2] {
+    let (n, k) = ml::ldmatrix_b(lane, KM);
+    let addr = tile + offset(n, k, ld, KM, 2);
+    let (x, y): (u32, u32);
+    // SAFETY: as for ldmatrix_a.
+    unsafe {
+        if KM {
+            asm!("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {{{x}, {y}}}, [{a}];",
+                 a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, options(nostack, readonly))
+        } else {
+            asm!("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{{x}, {y}}}, [{a}];",
+                 a = in(reg32) addr, x = out(reg32) x, y = out(reg32) y, options(nostack, readonly))
+        }
     }
-    #[inline(always)]
-    fn out(c: &[f32; 4], e: usize) -> u16 {
+    [x, y]
+}
+
+m16n8k16!(
+    F16,
+    F16,
+    u16,
+    "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    |v| {
         let h: u16;
         // SAFETY: register-only conversion, rounding to nearest even (NumPy's).
         unsafe {
-            asm!("cvt.rn.f16.f32 {h}, {f};", h = out(reg16) h, f = in(reg32) c[e.min(3)], options(pure, nomem, nostack))
+            asm!("cvt.rn.f16.f32 {h}, {f};", h = out(reg16) h, f = in(reg32) v, options(pure, nomem, nostack))
         };
         h
     }
-}
+);
+m16n8k16!(
+    Bf16,
+    Bf16,
+    f32,
+    "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+    |v| v
+);
 
 /// The `m16n8k8` families, whose fragments share one layout (`ml::frag_a`/`frag_b`):
 /// TF32 (float32 bits read as TF32, float32 accumulators) and float64 on sm_90. `$e` is
@@ -235,7 +285,7 @@ macro_rules! m16n8k8 {
             #[inline(always)]
             fn mma(a: [$e; 4], b: [$e; 2], c: [$acc; 4]) -> [$acc; 4] {
                 let (d0, d1, d2, d3): ($acc, $acc, $acc, $acc);
-                // SAFETY: as for F16.
+                // SAFETY: register-only; every lane of the warp executes it.
                 unsafe {
                     asm!(concat!($instr, " {{{d0}, {d1}, {d2}, {d3}}}, {{{a0}, {a1}, {a2}, {a3}}}, {{{b0}, {b1}}}, {{{c0}, {c1}, {c2}, {c3}}};"),
                          d0 = out($reg) d0, d1 = out($reg) d1, d2 = out($reg) d2, d3 = out($reg) d3,
@@ -291,7 +341,7 @@ impl Mma for F64 {
     #[inline(always)]
     fn mma(a: f64, b: f64, c: [f64; 2]) -> [f64; 2] {
         let (d0, d1): (f64, f64);
-        // SAFETY: as for F16.
+        // SAFETY: register-only; every lane of the warp executes it.
         unsafe {
             asm!("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {{{d0}, {d1}}}, {{{a}}}, {{{b}}}, {{{c0}, {c1}}};",
                  d0 = out(reg64) d0, d1 = out(reg64) d1, a = in(reg64) a, b = in(reg64) b,
@@ -575,9 +625,9 @@ macro_rules! mma_entries {
         const _: () = {
             const TILE: TcTile = TC_TILES[$idx];
             const _: () = assert!(crate::matmul::same(TILE.name, $name));
-            const _: () = assert!(crate::matmul::same(TILE.kind.word(), $word));
-            const _: () = assert!(crate::matmul::same(TILE.kind.prefix(), $prefix));
-            const _: () = assert!(matches!(TILE.kind, MmaKind::$M));
+            const _: () = assert!(crate::matmul::same(<$M as Mma>::KIND.word(), $word));
+            const _: () = assert!(crate::matmul::same(<$M as Mma>::KIND.prefix(), $prefix));
+            const _: () = assert!(TILE.kind as u8 == <$M as Mma>::KIND.family() as u8);
             const VEC: u32 = 16 / TILE.kind.elem();
             const FRAGS: (u32, u32) = TILE.frags();
             $(
@@ -612,6 +662,8 @@ macro_rules! mma_entries {
 
 mma_entries!(F16, u16, "gpupy_mma", "f16", 0, "128x256", "kk" true true "km" true false "mk" false true "mm" false false);
 mma_entries!(F16, u16, "gpupy_mma", "f16", 1, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(Bf16, f32, "gpupy_mma", "bf16", 0, "128x256", "kk" true true "km" true false "mk" false true "mm" false false);
+mma_entries!(Bf16, f32, "gpupy_mma", "bf16", 1, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
 mma_entries!(Tf32, f32, "gpupy_mma", "tf32", 2, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
 mma_entries!(F64, f64, "gpupy_mma", "f64", 3, "128x128", "kk" true true "km" true false "mk" false true "mm" false false);
 mma_entries!(F64, f64, "gpupy_mma", "f64", 4, "64x64", "kk" true true "km" true false "mk" false true "mm" false false);

@@ -33,13 +33,23 @@ pub enum MmaKind {
     /// `m16n8k8` on float64 (sm_90 only). Hopper runs the Ampere shape `m8n8k4` at a
     /// fraction of its FP64 tensor-core rate; the sm_90 shapes reach the full rate.
     F64K8,
+    /// `m16n8k16` on bfloat16 inputs, float32 accumulation: float16's tiles and
+    /// fragments with another input type ([`MmaKind::family`]).
+    Bf16,
 }
 
 impl MmaKind {
+    /// The kind whose tiles and fragment layouts this one uses.
+    pub const fn family(self) -> MmaKind {
+        match self {
+            MmaKind::Bf16 => MmaKind::F16,
+            k => k,
+        }
+    }
     /// (m, n, k) of one instruction.
     pub const fn shape(self) -> (u32, u32, u32) {
         match self {
-            MmaKind::F16 => (16, 8, 16),
+            MmaKind::F16 | MmaKind::Bf16 => (16, 8, 16),
             MmaKind::Tf32 | MmaKind::F64K8 => (16, 8, 8),
             MmaKind::F64 => (8, 8, 4),
         }
@@ -47,7 +57,7 @@ impl MmaKind {
     /// Bytes of an input element.
     pub const fn elem(self) -> u32 {
         match self {
-            MmaKind::F16 => 2,
+            MmaKind::F16 | MmaKind::Bf16 => 2,
             MmaKind::Tf32 => 4,
             MmaKind::F64 | MmaKind::F64K8 => 8,
         }
@@ -56,6 +66,7 @@ impl MmaKind {
     pub const fn word(self) -> &'static str {
         match self {
             MmaKind::F16 => "f16",
+            MmaKind::Bf16 => "bf16",
             MmaKind::Tf32 => "tf32",
             MmaKind::F64 | MmaKind::F64K8 => "f64",
         }
@@ -129,7 +140,7 @@ impl TcTile {
     /// in one pass). Checked by `fragment_loads_have_no_bank_conflicts`.
     pub const fn pad(&self, k_major: bool) -> u32 {
         match (self.kind, k_major) {
-            (MmaKind::F16, _) | (MmaKind::Tf32, true) => 16 / self.kind.elem(),
+            (MmaKind::F16 | MmaKind::Bf16, _) | (MmaKind::Tf32, true) => 16 / self.kind.elem(),
             (MmaKind::Tf32, false) => 8,
             (MmaKind::F64 | MmaKind::F64K8, _) => 4,
         }
@@ -208,7 +219,7 @@ pub fn tc_tile(kind: MmaKind, m: u32, n: u32, batch: u32, sms: u32) -> &'static 
         (per_sm * 10).max(t.fill as u128) * (t.bm * t.bn) as u128 * 1000 / t.speed as u128
     };
     let mut best: Option<&TcTile> = None;
-    for t in TC_TILES.iter().filter(|t| t.kind == kind) {
+    for t in TC_TILES.iter().filter(|t| t.kind == kind.family()) {
         if best.is_none_or(|b| cost(t) < cost(b)) {
             best = Some(t);
         }
@@ -255,7 +266,7 @@ pub const fn ldmatrix_b(lane: u32, k_major: bool) -> (u32, u32) {
 pub const fn frag_a(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match kind {
-        MmaKind::F16 => (g + 8 * ((e / 2) % 2), 2 * t + e % 2 + 8 * (e / 4)),
+        MmaKind::F16 | MmaKind::Bf16 => (g + 8 * ((e / 2) % 2), 2 * t + e % 2 + 8 * (e / 4)),
         MmaKind::Tf32 | MmaKind::F64K8 => (g + 8 * (e % 2), t + 4 * (e / 2)),
         MmaKind::F64 => (g, t),
     }
@@ -266,7 +277,7 @@ pub const fn frag_a(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
 pub const fn frag_b(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match kind {
-        MmaKind::F16 => (2 * t + e % 2 + 8 * (e / 2), g),
+        MmaKind::F16 | MmaKind::Bf16 => (2 * t + e % 2 + 8 * (e / 2), g),
         MmaKind::Tf32 | MmaKind::F64K8 => (t + 4 * e, g),
         MmaKind::F64 => (t, g),
     }
@@ -276,7 +287,9 @@ pub const fn frag_b(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
 pub const fn frag_c(kind: MmaKind, lane: u32, e: u32) -> (u32, u32) {
     let (g, t) = (lane / 4, lane % 4);
     match kind {
-        MmaKind::F16 | MmaKind::Tf32 | MmaKind::F64K8 => (g + 8 * (e / 2), 2 * t + e % 2),
+        MmaKind::F16 | MmaKind::Bf16 | MmaKind::Tf32 | MmaKind::F64K8 => {
+            (g + 8 * (e / 2), 2 * t + e % 2)
+        }
         MmaKind::F64 => (g, 2 * t + e),
     }
 }

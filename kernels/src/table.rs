@@ -6,7 +6,8 @@
 //! double and object); the output dtype of each loop is the op's `Out` in `ops/`.
 //! Entry names are `gpupy_<op>_<dtype>_<variant>`, greppable in PTX and profilers.
 
-/// Every dtype with kernels: `(DTypeName, rust_type)`.
+/// Every dtype with kernels: `(DTypeName, rust_type)`. bfloat16 comes last so that the
+/// indices of the others stay those of their NumPy-ordered list.
 #[macro_export]
 macro_rules! for_each_dtype {
     ($m:ident $(, $extra:tt)*) => {
@@ -14,6 +15,7 @@ macro_rules! for_each_dtype {
             (Bool, bool) (Int8, i8) (Int16, i16) (Int32, i32) (Int64, i64)
             (UInt8, u8) (UInt16, u16) (UInt32, u32) (UInt64, u64)
             (Float16, f16) (Float32, f32) (Float64, f64) (Complex64, c64) (Complex128, c128)
+            (BFloat16, bf16)
         }
     };
 }

@@ -50,7 +50,7 @@ macro_rules! acc_regs {
     };
 }
 
-/// What differs between the float16 and TF32 kernels.
+/// What differs between the float16, bfloat16 and TF32 kernels.
 trait Wg {
     const KIND: MmaKind;
     /// C's element type as stored (float16 as its bits).
@@ -64,24 +64,40 @@ trait Wg {
     fn out(v: f32) -> Self::Out;
 }
 
-struct F16;
-impl Wg for F16 {
-    const KIND: MmaKind = MmaKind::F16;
-    type Out = u16;
-    #[inline(always)]
-    unsafe fn mma(acc: &mut [f32; 64], da: u64, db: u64) {
-        // SAFETY: per the contract. Scale-d 1 accumulates; no negation, no transposes
-        // (both operands k-major).
-        unsafe {
-            with_acc!(acc, concat!(
-                "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;\n\t",
-                "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{", acc_regs!(),
-                "}}, {64}, {65}, p, 1, 1, 0, 0; }}");
-                in(reg64) da, in(reg64) db, in(reg32) 1u32,)
+/// The 16-bit input types (`k16` instructions, k-major operands): float16, rounded back to
+/// float16 on the way out, and bfloat16 with a float32 result (NumPy's, with ml_dtypes).
+macro_rules! wg_k16 {
+    ($name:ident, $kind:ident, $out_ty:ty, $instr:literal, |$v:ident| $out:expr) => {
+        struct $name;
+        impl Wg for $name {
+            const KIND: MmaKind = MmaKind::$kind;
+            type Out = $out_ty;
+            #[inline(always)]
+            unsafe fn mma(acc: &mut [f32; 64], da: u64, db: u64) {
+                // SAFETY: per the contract. Scale-d 1 accumulates; no negation, no
+                // transposes (both operands k-major).
+                unsafe {
+                    with_acc!(acc, concat!(
+                        "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;\n\t",
+                        $instr, " {{", acc_regs!(),
+                        "}}, {64}, {65}, p, 1, 1, 0, 0; }}");
+                        in(reg64) da, in(reg64) db, in(reg32) 1u32,)
+                }
+            }
+            #[inline(always)]
+            fn out($v: f32) -> $out_ty {
+                $out
+            }
         }
-    }
-    #[inline(always)]
-    fn out(v: f32) -> u16 {
+    };
+}
+
+wg_k16!(
+    F16,
+    F16,
+    u16,
+    "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+    |v| {
         let h: u16;
         // SAFETY: register-only conversion, rounding to nearest even (NumPy's).
         unsafe {
@@ -89,7 +105,14 @@ impl Wg for F16 {
         };
         h
     }
-}
+);
+wg_k16!(
+    Bf16,
+    Bf16,
+    f32,
+    "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+    |v| v
+);
 
 /// TF32: float32 bits read as TF32 (the low 13 mantissa bits ignored), as the `mma.sync`
 /// TF32 kernels.
@@ -99,7 +122,7 @@ impl Wg for Tf32 {
     type Out = f32;
     #[inline(always)]
     unsafe fn mma(acc: &mut [f32; 64], da: u64, db: u64) {
-        // SAFETY: as for F16 (TF32 takes no transpose flags: k-major only).
+        // SAFETY: as for the 16-bit types (TF32 takes no transpose flags: k-major only).
         unsafe {
             with_acc!(acc, concat!(
                 "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;\n\t",
@@ -291,4 +314,5 @@ macro_rules! wgmma_entry {
 }
 
 wgmma_entry!(F16, u16, "f16");
+wgmma_entry!(Bf16, f32, "bf16");
 wgmma_entry!(Tf32, f32, "tf32");

@@ -11,14 +11,32 @@ use pyo3::types::PyTuple;
 use crate::errors::OrRaise;
 
 static NUMPY_DTYPES: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+static BFLOAT16: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
-/// NumPy's dtype object for `d` (what `.dtype` returns).
+/// NumPy's dtype object for `d` (what `.dtype` returns). bfloat16 is ml_dtypes' dtype,
+/// imported when first needed: NumPy alone has no bfloat16.
 pub fn numpy_dtype(py: Python<'_>, d: DType) -> PyResult<Bound<'_, PyAny>> {
+    if d == DType::BFloat16 {
+        let bf = BFLOAT16.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            let ml = py.import("ml_dtypes").map_err(|_| {
+                PyTypeError::new_err(
+                    "bfloat16 arrays need the ml_dtypes package (pip install ml_dtypes)",
+                )
+            })?;
+            let np_dtype = py.import("numpy")?.getattr("dtype")?;
+            Ok(np_dtype.call1((ml.getattr("bfloat16")?,))?.unbind())
+        })?;
+        return Ok(bf.bind(py).clone());
+    }
     let all = NUMPY_DTYPES.get_or_try_init(py, || -> PyResult<Vec<Py<PyAny>>> {
         let np_dtype = py.import("numpy")?.getattr("dtype")?;
         DType::ALL
             .iter()
-            .map(|d| Ok(np_dtype.call1((d.name(),))?.unbind()))
+            .map(|d| match d {
+                // A placeholder: bfloat16 is answered above.
+                DType::BFloat16 => Ok(py.None()),
+                _ => Ok(np_dtype.call1((d.name(),))?.unbind()),
+            })
             .collect()
     })?;
     let i = DType::ALL

@@ -58,6 +58,17 @@ impl Scalar {
     pub fn bytes(&self) -> &[u8] {
         &self.bytes[..self.dtype.itemsize()]
     }
+    /// The same value in the dtype it computes in (bfloat16: float32, exactly).
+    fn to_compute(self) -> Scalar {
+        match self.dtype {
+            DType::BFloat16 => {
+                let bits = u16::from_le_bytes([self.bytes[0], self.bytes[1]]);
+                let v = f32::from_bits((bits as u32) << 16);
+                Scalar::from_bytes(DType::Float32, &v.to_le_bytes()).unwrap_or(self)
+            }
+            _ => self,
+        }
+    }
     /// As a kernel parameter: a pointer to the value, which cuLaunchKernel copies.
     fn param(&mut self) -> *mut c_void {
         self.bytes.as_mut_ptr().cast()
@@ -75,6 +86,16 @@ pub enum Operand<'a> {
     Scalar(Scalar),
 }
 
+impl Operand<'_> {
+    /// A scalar in its compute dtype; arrays are cast by the loop.
+    fn to_compute(self) -> Self {
+        match self {
+            Operand::Scalar(s) => Operand::Scalar(s.to_compute()),
+            x => x,
+        }
+    }
+}
+
 /// `op(a, b)` with the loop for input `dtype`, into `out` when given (NumPy's `out=`;
 /// the caller has checked that the loop's output may be cast to `out`'s dtype).
 pub fn binary(
@@ -84,6 +105,15 @@ pub fn binary(
     b: Operand,
     out: Option<&Array>,
 ) -> Result<Array> {
+    if super::computes_elsewhere(dtype) {
+        // ml_dtypes' nextafter steps by a bfloat16 ulp, which float32 cannot do.
+        if op == BinaryOp::Nextafter {
+            return Err(no_loop(op.name(), dtype));
+        }
+        return in_compute(dtype, out, |c| {
+            binary(op, c, a.to_compute(), b.to_compute(), None)
+        });
+    }
     let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
     let (shape, device) = match (a, b) {
         (Operand::Array(x), Operand::Array(y)) => {
@@ -113,6 +143,9 @@ pub fn binary(
 
 /// `op(a)` with the loop for input `dtype`, into `out` when given.
 pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Result<Array> {
+    if super::computes_elsewhere(dtype) {
+        return in_compute(dtype, out, |c| unary(op, c, a, None));
+    }
     let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
     let target = output(a.device(), a.shape(), out_dtype, out, Some(a.layout()))?;
     let x = prepare_array(a, dtype, &target)?;
@@ -147,6 +180,30 @@ pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Resul
         }
     }
     finish(target, out)
+}
+
+/// The loop for `dtype` run as `run(dtype.compute())` (operands are cast to that loop's
+/// dtype as usual); a result of the compute dtype is rounded to `dtype`, as ml_dtypes'
+/// bfloat16 loops compute in float32 and round, then converted into `out`.
+fn in_compute(
+    dtype: DType,
+    out: Option<&Array>,
+    run: impl FnOnce(DType) -> Result<Array>,
+) -> Result<Array> {
+    let r = run(dtype.compute())?;
+    let r = if r.dtype() == dtype.compute() {
+        super::copy::astype(&r, dtype)?
+    } else {
+        r
+    };
+    match out {
+        Some(o) => {
+            check_out_shape(o, r.shape())?;
+            cast_into(&r, o)?;
+            Ok(o.clone())
+        }
+        None => Ok(r),
+    }
 }
 
 /// An operand after conversion to the loop dtype, owned for the launch.

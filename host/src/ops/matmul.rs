@@ -15,7 +15,9 @@
 //! - float16: on tensor cores (`mma.rs`: float32 accumulation, rounded once), or computed
 //!   in float32 when the GPU or the operands' layout does not allow it; float64 on the
 //!   FP64 tensor cores and float32 on TF32 ones (opt-in) likewise, when the GPU has them
-//!   (compute capability 8.0+) and the layout allows.
+//!   (compute capability 8.0+) and the layout allows;
+//! - bfloat16: on tensor cores like float16, with a float32 result (NumPy with ml_dtypes
+//!   has no bfloat16 matmul loop and multiplies in float32; so does the fallback).
 
 use gpupy_kernels::gemm::{
     self, GEMV_COLS_SMEM, GEMV_COLS_THREADS, GEMV_THREADS, Gemm, Gemv, SIMT_KINDS, SplitSum, Tile,
@@ -53,7 +55,11 @@ pub fn matmul_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
         }
     }
     same_device(a, b)?;
-    let dtype = promote(a.dtype(), b.dtype());
+    let promoted = promote(a.dtype(), b.dtype());
+    let dtype = match promoted {
+        DType::BFloat16 => DType::Float32,
+        d => d,
+    };
     // 1-D operands as a row (left) or a column (right).
     let a2 = if a.ndim() == 1 {
         a.index(&[Index::NewAxis])?
@@ -110,7 +116,14 @@ pub fn matmul_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
         check_out(o, &shape, dtype)?;
     }
     let tc = a.device().kernels()?.has_tensor_cores();
-    let (compute, kind) = plan(dtype, tc);
+    let (compute, kind) = plan(promoted, tc);
+    // The dtype the kernels read: bfloat16 tensor-core products take bfloat16 operands
+    // and write float32.
+    let operand = if kind == BF16_TC {
+        DType::BFloat16
+    } else {
+        compute
+    };
     // Write straight into `out` when it has the compute dtype, does not overlap an
     // input, and its batch axes step with one stride.
     let direct = out.filter(|o| {
@@ -127,10 +140,10 @@ pub fn matmul_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
     };
     if target.size() > 0 {
         let conv = |x: &Array| {
-            if x.dtype() == compute {
+            if x.dtype() == operand {
                 Ok(x.clone())
             } else {
-                astype(x, compute)
+                astype(x, operand)
             }
         };
         gemm_into(&conv(&a2)?, &conv(&b2)?, &expand(&target)?, &batch, kind)?;
@@ -184,8 +197,10 @@ fn has_repeats(layout: &Layout) -> bool {
         .any(|(&n, &s)| n > 1 && s == 0)
 }
 
-/// `plan`'s kernel family for float16 on tensor cores (not an index of `SIMT_KINDS`).
+/// `plan`'s kernel families for float16 and bfloat16 on tensor cores (not indices of
+/// `SIMT_KINDS`).
 const F16_TC: usize = usize::MAX;
+const BF16_TC: usize = usize::MAX - 1;
 
 fn simt_kind(name: &str) -> usize {
     SIMT_KINDS
@@ -195,13 +210,14 @@ fn simt_kind(name: &str) -> usize {
 }
 
 /// The dtype the product is computed in, and the index of its kernel family in
-/// `gemm::SIMT_KINDS` (see the module comment), or `F16_TC`.
+/// `gemm::SIMT_KINDS` (see the module comment), or `F16_TC`/`BF16_TC`.
 fn plan(dtype: DType, tensor_cores: bool) -> (DType, usize) {
     use DType::*;
     let kind = simt_kind;
     match dtype {
         Float16 if tensor_cores => (Float16, F16_TC),
-        Float32 | Float16 => (Float32, kind("f32")),
+        BFloat16 if tensor_cores => (Float32, BF16_TC),
+        Float32 | Float16 | BFloat16 => (Float32, kind("f32")),
         Float64 => (Float64, kind("f64")),
         Complex64 => (Complex64, kind("c64")),
         Complex128 => (Complex128, kind("c128")),
@@ -342,8 +358,13 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
         item: out.dtype().itemsize() as i64,
     };
     let device = out.device();
-    if kind == F16_TC {
-        return gemm_f16(&a, &b, out, g, &ops, count);
+    if kind == F16_TC || kind == BF16_TC {
+        let mk = if kind == F16_TC {
+            MmaKind::F16
+        } else {
+            MmaKind::Bf16
+        };
+        return gemm_half(mk, &a, &b, out, g, &ops, count);
     }
     let (ty, tiles) = SIMT_KINDS[kind];
     let float = matches!(ty, "f32" | "f64");
@@ -421,9 +442,11 @@ fn tile_override(tiles: &'static [Tile]) -> Option<&'static Tile> {
     tiles.iter().find(|t| Some(t.name) == name)
 }
 
-/// float16 on tensor cores; operands whose layout the kernel cannot stream are multiplied
-/// in float32 instead (converted copies, a float32 result rounded into `out`).
-fn gemm_f16(
+/// float16 or bfloat16 (`kind`) on tensor cores; operands whose layout the kernel cannot
+/// stream are multiplied in float32 instead (converted copies; a float32 result, rounded
+/// into a float16 `out`).
+fn gemm_half(
+    kind: MmaKind,
     a: &Array,
     b: &Array,
     out: &Array,
@@ -431,13 +454,14 @@ fn gemm_f16(
     ops: &Operands,
     count: usize,
 ) -> Result<()> {
-    if try_wgmma(MmaKind::F16, a, b, out, &g, count)?
-        || try_mma(out.device(), MmaKind::F16, g, ops, count)?
-    {
+    if try_wgmma(kind, a, b, out, &g, count)? || try_mma(out.device(), kind, g, ops, count)? {
         return Ok(());
     }
     let batch = &out.shape()[..out.ndim() - 2];
     let (a32, b32) = (astype(a, DType::Float32)?, astype(b, DType::Float32)?);
+    if out.dtype() == DType::Float32 {
+        return gemm_into(&a32, &b32, out, batch, simt_kind("f32"));
+    }
     let tmp = Array::empty(out.device(), out.shape(), DType::Float32)?;
     gemm_into(&a32, &b32, &tmp, batch, simt_kind("f32"))?;
     super::copy::cast_into(&tmp, out)

@@ -128,7 +128,7 @@ fn tile_override(kind: MmaKind) -> Option<&'static TcTile> {
     let name = switches().tile.as_deref();
     TC_TILES
         .iter()
-        .find(|t| t.kind == kind && Some(t.name) == name)
+        .find(|t| t.kind == kind.family() && Some(t.name) == name)
 }
 
 /// The tile like `t` but with more stages, where the table has one (float64 on sm_90:
@@ -188,7 +188,8 @@ pub(super) fn try_mma(
     };
     set_path("mma");
     // Split-K for a single thin product with a long k (not float16: its kernel writes
-    // float16, and partial sums rounded to float16 would lose accuracy).
+    // float16, and partial sums rounded to float16 would lose accuracy; bfloat16's
+    // kernels write float32).
     if count == 1 && kind != MmaKind::F16 {
         let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
         if splits > 1 {
@@ -201,7 +202,7 @@ pub(super) fn try_mma(
     Ok(true)
 }
 
-/// Runs one large float16 or TF32 product on Hopper's warpgroup tensor cores
+/// Runs one large float16, bfloat16 or TF32 product on Hopper's warpgroup tensor cores
 /// (`gpupy_wgmma_<word>_128x256_kk`, compute capability 9.0) when its 128x256 tiles fill
 /// the GPU; `Ok(false)` leaves it to `try_mma`. The kernel reads both operands k-major:
 /// an `A` that is not row-major, or a `B` that is not transposed in memory (the usual
@@ -222,7 +223,7 @@ pub(super) fn try_wgmma(
     if !kernels.has_wgmma()
         || switches().no_wgmma
         || count != 1
-        || !matches!(kind, MmaKind::F16 | MmaKind::Tf32)
+        || !matches!(kind, MmaKind::F16 | MmaKind::Bf16 | MmaKind::Tf32)
         || !wl::fits(g.m, g.n, g.k, elem)
         || (g.m.div_ceil(WG_BM) as u64) * (g.n.div_ceil(WG_BN) as u64) < sms
     {

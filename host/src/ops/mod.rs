@@ -19,9 +19,32 @@ use std::ffi::c_void;
 
 use gpupy_kernels::args::{MAX_DIMS, Strided};
 
+use crate::array::Array;
 use crate::device::Device;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::coalesce;
+
+/// `f` on `a` converted to its compute dtype (bfloat16: float32), with a result of the
+/// compute dtype rounded back to `a`'s dtype, as ml_dtypes' loops compute and round.
+/// Other results (bool, int64 indices) come back as they are.
+pub(crate) fn in_compute_dtype(
+    a: &Array,
+    f: impl FnOnce(&Array) -> Result<Array>,
+) -> Result<Array> {
+    let (dtype, compute) = (a.dtype(), a.dtype().compute());
+    let r = f(&copy::astype(a, compute)?)?;
+    if r.dtype() == compute && compute != dtype {
+        copy::astype(&r, dtype)
+    } else {
+        Ok(r)
+    }
+}
+
+/// Whether arrays of `dtype` compute in another dtype (see [`DType::compute`]).
+pub(crate) fn computes_elsewhere(dtype: DType) -> bool {
+    dtype.compute() != dtype
+}
 
 /// Threads per block of the elementwise and reduction kernels.
 pub(crate) const BLOCK: u32 = 256;

@@ -29,6 +29,9 @@ const WARPS: u64 = (REDUCE_BLOCK / 32) as u64;
 /// element is its own slice of one. `finish` carries `ddof` and `root` for var/std; its
 /// count is filled in here.
 pub fn reduce(a: &Array, op: ReduceOp, axes: &[usize], finish: Finish) -> Result<Array> {
+    if super::computes_elsewhere(a.dtype()) {
+        return super::in_compute_dtype(a, |x| reduce(x, op, axes, finish));
+    }
     let out_dtype = op.output(a.dtype()).ok_or_else(|| {
         Error::Type(format!(
             "gpupy has no {} reduction for {} arrays",

@@ -153,6 +153,12 @@ pub fn scan_into(a: &Array, axis: usize, op: ScanOp, nan: bool, out: &Array) -> 
     if a.size() == 0 {
         return Ok(());
     }
+    if super::computes_elsewhere(out.dtype()) {
+        // bfloat16: accumulated in float32, each result rounded once.
+        let tmp = Array::empty(out.device(), out.shape(), out.dtype().compute())?;
+        scan_into(a, axis, op, nan, &tmp)?;
+        return cast_into(&tmp, out);
+    }
     // A 0-d scan is its single element.
     let (a, out) = if a.ndim() == 0 {
         (

@@ -13,7 +13,7 @@ use gpupy_kernels::sort::{
     onesweep_smem, tile_len,
 };
 
-use super::copy::{contiguous, copy_into};
+use super::copy::{astype, contiguous, copy_into};
 use super::{BLOCK, arg, elementwise_grid};
 use crate::array::Array;
 use crate::dtype::DType;
@@ -173,6 +173,10 @@ pub fn schedule(passes: &[Digit], argsort: bool) -> Vec<PassIo> {
 /// array, stable (equal values keep their order, as NumPy's `kind='stable'`). `axis`
 /// `None` sorts the flattened array.
 pub fn sort(a: &Array, axis: Option<isize>, argsort: bool) -> Result<Array> {
+    if super::computes_elsewhere(a.dtype()) {
+        // bfloat16 widens to float32 exactly, so the order is the same.
+        return super::in_compute_dtype(a, |x| sort(x, axis, argsort));
+    }
     let (src, axis) = match axis {
         None => (flatten(a)?, 0),
         Some(ax) => (a.clone(), normalize_axis(ax, a.ndim())?),
@@ -417,6 +421,10 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
             sorted.dtype().name(),
             values.dtype().name()
         )));
+    }
+    if super::computes_elsewhere(sorted.dtype()) {
+        let c = sorted.dtype().compute();
+        return searchsorted(&astype(sorted, c)?, &astype(values, c)?, right);
     }
     let device = sorted.device();
     let out = Array::empty(device, values.shape(), DType::Int64)?;

@@ -112,6 +112,14 @@ __all__ = [
     "complex128",
 ]
 
+# bfloat16 is ml_dtypes' type (NumPy has none): present when ml_dtypes is installed.
+try:
+    from ml_dtypes import bfloat16  # noqa: E402
+
+    __all__ += ["bfloat16"]
+except ImportError:  # pragma: no cover - depends on the environment
+    pass
+
 # Dtype routines, the linear-algebra compositions over matmul, and the TF32 switch.
 from gpupy._dtypes import can_cast, finfo, iinfo, result_type  # noqa: E402
 from gpupy._linalg import einsum, inner, kron, outer, tensordot, trace, vdot, vecdot  # noqa: E402

@@ -108,7 +108,13 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, 
 def _is_inexact(a, dtype=None):
     """Whether the reduction computes in a float or complex dtype (NaN-aware variants
     matter only then)."""
-    return (a.dtype if dtype is None else numpy.dtype(dtype)).kind in "fc"
+    return _inexact(a.dtype if dtype is None else dtype)
+
+
+def _inexact(dtype):
+    """Float or complex, counting ml_dtypes' bfloat16 (a NumPy 'V' kind) as float."""
+    dtype = numpy.dtype(dtype)
+    return dtype.kind in "fc" or dtype.name == "bfloat16"
 
 
 def _replace_nan(a, value):
@@ -153,14 +159,14 @@ def _check_nan_dtype(a, dtype):
 
 def _float_dtype(dtype):
     """NumPy's mean/var dtype for an input dtype: integers and bool compute in float64."""
-    return dtype if dtype.kind in "fc" else numpy.dtype(numpy.float64)
+    return dtype if _inexact(dtype) else numpy.dtype(numpy.float64)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over the given axes (NumPy's ``mean``); integers give float64."""
     _no_where(where, "mean")
     a = _asarray(a)
-    if dtype is not None and numpy.dtype(dtype).kind not in "fc":
+    if dtype is not None and not _inexact(dtype):
         # NumPy sums in the integer (or bool) dtype, then divides and casts back.
         from gpupy._math import divide
 
@@ -183,7 +189,7 @@ def _ddof(ddof, correction):
 
 def _moments(name, a, axis, dtype, out, ddof, keepdims, root):
     a = _asarray(a)
-    if root and dtype is not None and numpy.dtype(dtype).kind not in "fc":
+    if root and dtype is not None and not _inexact(dtype):
         # NumPy's sqrt into an integer array fails; a full reduction is a scalar and casts.
         r = _moments(name, a, axis, None, None, ddof, keepdims, root)
         if r.ndim == 0:
@@ -191,7 +197,7 @@ def _moments(name, a, axis, dtype, out, ddof, keepdims, root):
         code = numpy.dtype(dtype).char
         raise TypeError(f"ufunc 'sqrt' output (typecode 'd') could not be coerced to provided output parameter "
                         f"(typecode '{code}') according to the casting rule ''same_kind''")
-    if dtype is not None and numpy.dtype(dtype).kind not in "fc":
+    if dtype is not None and not _inexact(dtype):
         r = _moments(name, a, axis, None, None, ddof, keepdims, root)
         return _finish(r, numpy.dtype(dtype), out)
     if dtype is not None and numpy.dtype(dtype).kind == "c" and a.dtype.kind != "c":

@@ -165,7 +165,7 @@ def searchsorted(a, v, side="left", sorter=None):
     host_v = v if isinstance(v, ndarray) else numpy.asarray(v)
     # NumPy compares in the common dtype of a and v (a Python scalar's type is weak).
     dtype = numpy.result_type(a.dtype, v if isinstance(v, (int, float, complex)) else host_v.dtype)
-    if dtype.kind not in "biufc":
+    if dtype.kind not in "biufc" and dtype.name != "bfloat16":
         raise TypeError(f"searchsorted: gpupy has no kernels for dtype {dtype}")
     values = _asarray(host_v) if not isinstance(host_v, ndarray) else host_v
     if sorter is not None:
