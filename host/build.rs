@@ -143,20 +143,19 @@ fn main() {
         }
         std::fs::write(out.join(format!("ptxas.{arch}.txt")), &reports).unwrap();
     }
-    let report = assemble(
-        &ptxas,
-        &ptx90,
-        SM90_ARCH,
-        &out.join("kernels_sm90.sm_90.cubin"),
-        &[],
-    );
-    let report_a = assemble(
-        &ptxas,
-        &ptx90a,
-        SM90A_ARCH,
-        &out.join("kernels_sm90a.sm_90a.cubin"),
-        &[],
-    );
+    let [report, report_a] = [
+        (&ptx90, SM90_ARCH, "kernels_sm90"),
+        (&ptx90a, SM90A_ARCH, "kernels_sm90a"),
+    ]
+    .map(|(src, arch, stem)| {
+        assemble(
+            &ptxas,
+            src,
+            arch,
+            &out.join(format!("{stem}.{arch}.cubin")),
+            &[],
+        )
+    });
     // ptxas serializes wgmma (waits after every instruction) when it cannot prove the
     // pipeline safe; that is a slow path nobody asked for.
     if report_a.contains("serialized") {

@@ -47,6 +47,19 @@ SAMPLE_DTYPES = [
 ELEMENTWISE_RTOL = {np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-12}
 
 
+def assert_normwise_close(got, ref, x, y, tol):
+    """``||got - ref||_F <= tol * ||x||_F * ||y||_F``, the error bound of a product of
+    ``x`` and ``y`` (NumPy arrays; ``ref`` computed in float64 or complex128); exact
+    equality when an operand is empty or zero."""
+    wide = ref.dtype
+    scale = np.linalg.norm(x.astype(wide).ravel()) * np.linalg.norm(y.astype(wide).ravel())
+    if scale == 0.0:  # an empty operand: every element of the result is an empty sum
+        np.testing.assert_array_equal(got, ref)
+        return
+    err = np.linalg.norm((got.astype(wide) - ref).ravel())
+    assert err <= tol * scale, f"relative error {err / scale:.3e} > {tol:.0e}"
+
+
 def dtype_id(dtype):
     return np.dtype(dtype).name
 

@@ -9,7 +9,7 @@ are exact in float32, so the only error is float32 accumulation (normwise below 
 import numpy as np
 import pytest
 
-from helpers import ALL_DTYPES, dtype_id, random_array
+from helpers import ALL_DTYPES, assert_normwise_close, dtype_id, random_array
 
 ml_dtypes = pytest.importorskip("ml_dtypes", reason="bfloat16 needs the ml_dtypes package")
 import gpupy as gp  # noqa: E402
@@ -217,12 +217,7 @@ def assert_product_close(got, x, y, tol=1e-5):
     assert got.dtype == want.dtype, f"dtype: gpupy {got.dtype}, numpy {want.dtype}"
     ref = np.matmul(x.astype(np.float64), y.astype(np.float64))
     assert got.shape == ref.shape
-    err = np.linalg.norm((got.get().astype(np.float64) - ref).ravel())
-    scale = np.linalg.norm(x.astype(np.float64).ravel()) * np.linalg.norm(y.astype(np.float64).ravel())
-    if scale == 0:
-        np.testing.assert_array_equal(got.get(), ref)
-        return
-    assert err <= tol * scale, f"relative error {err / scale:.3e} > {tol:.0e}"
+    assert_normwise_close(got.get(), ref, x, y, tol)
 
 
 PRODUCT_SHAPES = [

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::layout::{Layout, broadcast_shapes};
 use crate::module::{BinaryOp, Function, UnaryOp, Variant, launch, no_loop};
 use gpupy_kernels::args::{Rows, Strided, fast_divisor};
+use gpupy_kernels::dtype::bf16;
 
 /// A scalar operand, already converted to the loop's dtype: its little-endian bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,8 +63,7 @@ impl Scalar {
     fn to_compute(self) -> Scalar {
         match self.dtype {
             DType::BFloat16 => {
-                let bits = u16::from_le_bytes([self.bytes[0], self.bytes[1]]);
-                let v = f32::from_bits((bits as u32) << 16);
+                let v = bf16(u16::from_le_bytes([self.bytes[0], self.bytes[1]])).to_f32();
                 Scalar::from_bytes(DType::Float32, &v.to_le_bytes()).unwrap_or(self)
             }
             _ => self,
@@ -110,9 +110,8 @@ pub fn binary(
         if op == BinaryOp::Nextafter {
             return Err(no_loop(op.name(), dtype));
         }
-        return in_compute(dtype, out, |c| {
-            binary(op, c, a.to_compute(), b.to_compute(), None)
-        });
+        let r = binary(op, dtype.compute(), a.to_compute(), b.to_compute(), None)?;
+        return in_compute_out(r, dtype, out);
     }
     let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
     let (shape, device) = match (a, b) {
@@ -144,7 +143,8 @@ pub fn binary(
 /// `op(a)` with the loop for input `dtype`, into `out` when given.
 pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Result<Array> {
     if super::computes_elsewhere(dtype) {
-        return in_compute(dtype, out, |c| unary(op, c, a, None));
+        let r = unary(op, dtype.compute(), a, None)?;
+        return in_compute_out(r, dtype, out);
     }
     let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
     let target = output(a.device(), a.shape(), out_dtype, out, Some(a.layout()))?;
@@ -182,28 +182,13 @@ pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Resul
     finish(target, out)
 }
 
-/// The loop for `dtype` run as `run(dtype.compute())` (operands are cast to that loop's
-/// dtype as usual); a result of the compute dtype is rounded to `dtype`, as ml_dtypes'
-/// bfloat16 loops compute in float32 and round, then converted into `out`.
-fn in_compute(
-    dtype: DType,
-    out: Option<&Array>,
-    run: impl FnOnce(DType) -> Result<Array>,
-) -> Result<Array> {
-    let r = run(dtype.compute())?;
-    let r = if r.dtype() == dtype.compute() {
-        super::copy::astype(&r, dtype)?
-    } else {
-        r
-    };
-    match out {
-        Some(o) => {
-            check_out_shape(o, r.shape())?;
-            cast_into(&r, o)?;
-            Ok(o.clone())
-        }
-        None => Ok(r),
+/// The result of the loop for `dtype` run in `dtype.compute()` (its operands were cast
+/// there as usual), brought back to `dtype` and into `out` (`ops::from_compute`).
+fn in_compute_out(r: Array, dtype: DType, out: Option<&Array>) -> Result<Array> {
+    if let Some(o) = out {
+        check_out_shape(o, r.shape())?;
     }
+    super::from_compute(r, dtype, out)
 }
 
 /// An operand after conversion to the loop dtype, owned for the launch.

@@ -25,19 +25,32 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::coalesce;
 
-/// `f` on `a` converted to its compute dtype (bfloat16: float32), with a result of the
-/// compute dtype rounded back to `a`'s dtype, as ml_dtypes' loops compute and round.
-/// Other results (bool, int64 indices) come back as they are.
+/// `f` on `a` converted to its compute dtype (bfloat16: float32), the result brought
+/// back by [`from_compute`].
 pub(crate) fn in_compute_dtype(
     a: &Array,
     f: impl FnOnce(&Array) -> Result<Array>,
 ) -> Result<Array> {
-    let (dtype, compute) = (a.dtype(), a.dtype().compute());
-    let r = f(&copy::astype(a, compute)?)?;
-    if r.dtype() == compute && compute != dtype {
-        copy::astype(&r, dtype)
-    } else {
-        Ok(r)
+    from_compute(f(&copy::astype(a, a.dtype().compute())?)?, a.dtype(), None)
+}
+
+/// A result `r` computed in `dtype.compute()`, rounded once to `dtype` as ml_dtypes'
+/// loops compute in float32 and round (other results, bool or int64 indices, stay as
+/// they are), then converted into `out` when given. A bfloat16 `out` takes the rounding
+/// directly; any other `out` gets the rounded values, as from NumPy's loop.
+pub(crate) fn from_compute(r: Array, dtype: DType, out: Option<&Array>) -> Result<Array> {
+    let rounds = r.dtype() == dtype.compute() && dtype.compute() != dtype;
+    match out {
+        Some(o) if !rounds || o.dtype() == dtype => {
+            copy::cast_into(&r, o)?;
+            Ok(o.clone())
+        }
+        Some(o) => {
+            copy::cast_into(&copy::astype(&r, dtype)?, o)?;
+            Ok(o.clone())
+        }
+        None if rounds => copy::astype(&r, dtype),
+        None => Ok(r),
     }
 }
 

@@ -157,7 +157,7 @@ pub fn scan_into(a: &Array, axis: usize, op: ScanOp, nan: bool, out: &Array) -> 
         // bfloat16: accumulated in float32, each result rounded once.
         let tmp = Array::empty(out.device(), out.shape(), out.dtype().compute())?;
         scan_into(a, axis, op, nan, &tmp)?;
-        return cast_into(&tmp, out);
+        return super::from_compute(tmp, out.dtype(), Some(out)).map(drop);
     }
     // A 0-d scan is its single element.
     let (a, out) = if a.ndim() == 0 {
