@@ -58,6 +58,19 @@ pub fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
 
+/// Block-wide barrier that also returns whether `p` held on any thread of the block
+/// (`bar.red.or.pred`, CUDA's `__syncthreads_or`). Every thread must reach it.
+#[inline(always)]
+pub fn sync_threads_or(p: bool) -> bool {
+    let r: u32;
+    // SAFETY: a barrier with a reduction; callers reach it from uniform control flow.
+    unsafe {
+        asm!("{{ .reg .pred p, q; setp.ne.u32 p, {x}, 0; bar.red.or.pred q, 0, p; selp.u32 {r}, 1, 0, q; }}",
+             x = in(reg32) p as u32, r = out(reg32) r, options(nostack))
+    };
+    r != 0
+}
+
 /// Address of the dynamic shared array in the shared window, plus `byte_offset`.
 #[inline(always)]
 pub fn smem_addr(byte_offset: u32) -> u32 {
@@ -178,6 +191,25 @@ pub fn shfl_down_words<T: Words>(v: T, delta: u32) -> T {
     for w in 0..core::mem::size_of::<T>() / 4 {
         // SAFETY: T is whole 32-bit words (`Words`), so word w is inside v and aligned.
         unsafe { *p.add(w) = (*p.add(w)).shfl_bits(delta) };
+    }
+    v
+}
+
+/// `shfl.sync.bfly` of any `Words` value: lane `l` gets lane `l ^ mask`'s, so a loop over
+/// masks 16..1 leaves every lane with the warp's total. Every lane must call it.
+#[inline(always)]
+pub fn shfl_xor_words<T: Words>(v: T, mask: u32) -> T {
+    let mut v = v;
+    let p = (&mut v as *mut T).cast::<u32>();
+    for w in 0..core::mem::size_of::<T>() / 4 {
+        let r: u32;
+        // SAFETY: word w is inside v (`Words`); the shuffle is register-only with all 32
+        // lanes taking part.
+        unsafe {
+            asm!("shfl.sync.bfly.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;",
+                 r = out(reg32) r, v = in(reg32) *p.add(w), d = in(reg32) mask, options(nostack, nomem));
+            *p.add(w) = r;
+        }
     }
     v
 }

@@ -29,6 +29,7 @@ pub mod reduction;
 pub mod scan;
 pub mod search;
 pub mod sort;
+pub mod svd;
 pub mod table;
 pub mod wgmma_layout;
 

@@ -14,6 +14,7 @@ pub mod mma;
 pub mod reduce;
 pub mod scan;
 pub mod sort;
+pub mod svd;
 
 use std::ffi::c_void;
 

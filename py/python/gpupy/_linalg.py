@@ -504,8 +504,8 @@ def _keep(r, x_ndim, axes, keepdims):
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """NumPy's ``linalg.norm``: vector norms (``ord`` None/2, 1, inf, -inf, 0, any p) over
-    one axis or the whole vector, matrix norms ('fro', 1, -1, inf, -inf) over two axes.
-    'nuc' and the matrix 2-norms need singular values, which gpupy does not compute yet."""
+    one axis or the whole vector, matrix norms ('fro', 'nuc', 1, -1, 2, -2, inf, -inf)
+    over two axes ('nuc', 2 and -2 from the singular values, ``_singular_values``)."""
     x = _float_of(_arr(x))
     nd = x.ndim
     if axis is None:
@@ -555,7 +555,15 @@ def _matrix_norm(x, axes, ord):
     if ord in ("fro", "f", None):
         return _gpupy.sqrt(_abs2_sum(x, axes))
     if ord in ("nuc", 2, -2):
-        raise NotImplementedError(f"gpupy.linalg.norm: ord={ord!r} needs singular values (no SVD in gpupy yet)")
+        keep = [i for i in range(x.ndim) if i not in axes]
+        s = _singular_values(x.transpose(keep + [row, col]))
+        if ord == "nuc":
+            return _reduce("sum", s, -1)
+        if ord == 2 and s.shape[-1] == 0:  # NumPy: 0 for an empty matrix, -2 raises
+            from gpupy._creation import zeros
+
+            return zeros(s.shape[:-1], dtype=s.dtype)
+        return _reduce("max" if ord == 2 else "min", s, -1)
     absx = _gpupy.absolute(x)
     if ord in (1, -1):
         s = _sum_axes(absx, [row])  # column sums; col shifts down if after row
@@ -566,6 +574,97 @@ def _matrix_norm(x, axes, ord):
         r = row - 1 if row > col else row
         return _reduce("max" if ord == numpy.inf else "min", s, r)
     raise ValueError("Invalid norm order for matrices.")
+
+
+# --- singular values -------------------------------------------------------------------
+
+# Jacobi stops rotating a pair once its inner product is below this fraction of the
+# product of its norms. Single-precision inputs compute in double precision (see
+# `_singular_values`), so a pair orthogonal to 1e-9 gives singular values accurate far
+# beyond float32's; double precision stops at the rounding noise of an m-term dot product.
+_SINGLE_TOL = 1e-9
+
+
+def _singular_values(x):
+    """The singular values of each matrix in the last two axes of ``x``, unsorted, in
+    the real dtype NumPy's ``svd`` returns (float32 for float32/complex64, float64 for
+    the rest).
+
+    Method: one-sided Jacobi (``kernels/src/svd.rs``) on a working copy whose rows are
+    the matrix's columns (or its rows, for wide matrices: ``A`` and ``A^T`` share
+    singular values), in float64/complex128, each matrix scaled by a power of two so its
+    largest entry is in [1, 2) (exact, and squared norms can neither overflow nor
+    underflow); the singular values are then the norms of the orthogonalized rows.
+    As NumPy (LAPACK): a matrix with a NaN raises ``LinAlgError``, one with an infinity
+    gets NaN singular values."""
+    from gpupy import _reduction
+    from gpupy._creation import empty, full
+
+    x = _arr(x)
+    if x.dtype == numpy.float16:
+        raise TypeError("array type float16 is unsupported in linalg")
+    if x.ndim < 2:
+        raise numpy.linalg.LinAlgError(
+            f"{x.ndim}-dimensional array given. Array must be at least two-dimensional"
+        )
+    complex_ = x.dtype.kind == "c"
+    single = x.dtype in (numpy.float32, numpy.complex64)
+    real = numpy.dtype(numpy.float32 if single else numpy.float64)
+    r, c = x.shape[-2:]
+    batch = x.shape[:-2]
+    if min(r, c) == 0 or x.size == 0:
+        return empty(batch + (min(r, c),), dtype=real)
+    work = numpy.complex128 if complex_ else numpy.float64
+    w = x.swapaxes(-1, -2) if r >= c else x
+    w = w.astype(work)  # a new C-contiguous array: Jacobi works in place
+    n, m = w.shape[-2:]
+    amax = _reduction.max(_gpupy.absolute(w), axis=(-2, -1), keepdims=True)
+    finite = _gpupy.isfinite(amax)
+    all_finite = bool(_reduction.all(finite))
+    if not all_finite:
+        if bool(_reduction.any(_gpupy.isnan(amax))):
+            raise numpy.linalg.LinAlgError("SVD did not converge")
+        zero = full((), 0, dtype=work)
+        w = _where(finite, w, zero)
+        amax = _where(finite, amax, full((), 0.0))
+    one = full((), 1.0)
+    scale = _where(_gpupy.greater(amax, 0), _gpupy.exp2(_gpupy.floor(_gpupy.log2(amax))), one)
+    _gpupy.divide(w, scale, out=w)
+    tol = _SINGLE_TOL if single else m * numpy.finfo(numpy.float64).eps
+    if not _gpupy._svd_jacobi(w, tol):
+        raise numpy.linalg.LinAlgError("SVD did not converge")
+    s = _gpupy.multiply(_gpupy.sqrt(_abs2_sum(w, (w.ndim - 1,))), scale[..., 0])
+    if not all_finite:
+        s = _where(finite[..., 0], s, full((), numpy.nan))
+    return s.astype(real, copy=False)
+
+
+def _where(cond, x, y):
+    from gpupy._indexing import where
+
+    return where(cond, x, y)
+
+
+def svdvals(x, /):
+    """NumPy's ``linalg.svdvals``: the singular values of each matrix in the last two
+    axes, in descending order."""
+    from gpupy._sorting import sort
+
+    s = _singular_values(_float_of(_arr(x)))
+    return sort(s, axis=-1)[..., ::-1]
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """NumPy's ``linalg.svd`` with ``compute_uv=False``: the singular values in
+    descending order (``full_matrices`` does not apply; ``hermitian`` gives the same
+    values). gpupy does not compute the singular vectors."""
+    if compute_uv:
+        raise NotImplementedError(
+            "gpupy.linalg.svd computes singular values only: pass compute_uv=False "
+            "(or call gpupy.linalg.svdvals), or use numpy.linalg.svd on gpupy.asnumpy(a) "
+            "for U and Vh"
+        )
+    return svdvals(a)
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):

@@ -1,5 +1,6 @@
-"""``gpupy.linalg``: NumPy's ``numpy.linalg`` names that gpupy computes (products and
-norms; decompositions and solvers are not implemented yet)."""
+"""``gpupy.linalg``: NumPy's ``numpy.linalg`` names that gpupy computes: products, norms
+and singular values (``svdvals``, ``svd(compute_uv=False)``). Singular vectors, other
+decompositions and solvers are not implemented yet."""
 
 from gpupy._linalg import (
     einsum,
@@ -10,6 +11,8 @@ from gpupy._linalg import (
     matrix_transpose,
     norm,
     outer,
+    svd,
+    svdvals,
     tensordot,
     trace,
     vdot,
@@ -28,6 +31,8 @@ __all__ = [
     "matrix_transpose",
     "norm",
     "outer",
+    "svd",
+    "svdvals",
     "tensordot",
     "trace",
     "vdot",

@@ -1,0 +1,129 @@
+//! One-sided Jacobi orthogonalization, the core of `linalg.svdvals` and the matrix norms
+//! 'nuc', 2 and -2 (`kernels/src/svd.rs` has the method). Python prepares the working
+//! copy (transposed so columns are contiguous, scaled, in float64 or complex128) and
+//! reads the singular values off as column norms afterwards.
+//!
+//! Two launch shapes, one kernel: a small problem, or a batch large enough to fill the
+//! GPU one matrix per block, runs every sweep in one launch (one block per matrix, steps
+//! separated by block barriers); a large matrix spreads each round-robin step over many
+//! blocks, one launch per step, and the host checks for convergence after each sweep.
+
+use super::{arg, fill};
+use crate::array::Array;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::module::launch;
+
+/// Sweeps before giving up, as LAPACK's Jacobi SVD (`dgesvj`). Convergence is quadratic
+/// once the columns are nearly orthogonal; random matrices take 6 to 12.
+pub const MAX_SWEEPS: u32 = 30;
+/// Matrices up to this many columns run every sweep in one launch even alone: their
+/// steps are too small to spread over blocks profitably.
+const ONE_LAUNCH_COLUMNS: usize = 64;
+/// Warps per block when steps are spread over blocks.
+const STEP_WARPS: u32 = 8;
+/// CUDA's limit on `gridDim.y`, where the kernel finds its matrix.
+const MAX_GRID_Y: usize = 65_535;
+
+/// Orthogonalizes the columns of each matrix of `w` in place: `w` is C-contiguous
+/// float64 or complex128 of shape `(..., n, m)`, each row of the last two axes one
+/// column of length `m`, `n <= m`. Pairs are rotated while their inner product exceeds
+/// `tol` times the product of their norms. Returns whether every matrix converged within
+/// [`MAX_SWEEPS`] sweeps.
+pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
+    let shape = w.shape();
+    if shape.len() < 2 || !w.layout().is_c_contiguous() {
+        return Err(Error::Value(
+            "jacobi_orthogonalize needs a C-contiguous array of at least two dimensions".into(),
+        ));
+    }
+    let name = match w.dtype() {
+        DType::Float64 => "float64",
+        DType::Complex128 => "complex128",
+        d => {
+            return Err(Error::Type(format!(
+                "jacobi_orthogonalize computes in float64 or complex128, got {}",
+                d.name()
+            )));
+        }
+    };
+    let (n, m) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+    if n > m {
+        return Err(Error::Value(format!(
+            "jacobi_orthogonalize needs columns (axis -2) no more than rows (axis -1), got {n} > {m}"
+        )));
+    }
+    let batch: usize = shape[..shape.len() - 2].iter().product();
+    if n < 2 || batch == 0 {
+        return Ok(true);
+    }
+    let n32 = u32::try_from(n)
+        .map_err(|_| Error::Value(format!("jacobi_orthogonalize: {n} columns is too many")))?;
+    let device = w.device();
+    let f = device
+        .kernels()?
+        .function(&format!("gpupy_svd_jacobi_{name}"))?;
+    let flags = Array::empty(device, &[batch], DType::UInt32)?;
+    fill::fill(&flags, &[0; 4])?;
+    let steps = (n32 + (n32 & 1)) - 1;
+    let pairs = n32.div_ceil(2);
+    let sms = device.props.multi_processor_count.max(1) as usize;
+    let matrix_bytes = n * m * w.dtype().itemsize();
+
+    // Launches `steps` steps (from `first`) of `sweeps` sweeps on every matrix, `x_blocks`
+    // blocks of `warps` warps each per matrix, in chunks of at most MAX_GRID_Y matrices.
+    let run = |first: u32, steps: u32, sweeps: u32, x_blocks: u32, warps: u32| -> Result<()> {
+        for start in (0..batch).step_by(MAX_GRID_Y) {
+            let count = (batch - start).min(MAX_GRID_Y);
+            let (mut wp, mut mm, mut nn) =
+                (w.data_ptr() + (start * matrix_bytes) as u64, m as u64, n32);
+            let (mut first, mut steps, mut sweeps, mut tol) = (first, steps, sweeps, tol);
+            let mut fp = flags.data_ptr() + 4 * start as u64;
+            // SAFETY: (w, m, n, first_step, steps, sweeps, tol, flags) is the kernel's
+            // parameter list. From wp lie `count` matrices of n * m elements (start +
+            // count <= batch, the array's extent), from fp `count` flags; the block is
+            // whole warps; sweeps > 1 only with one block per matrix.
+            unsafe {
+                launch(
+                    f,
+                    (x_blocks, count as u32, 1),
+                    32 * warps,
+                    0,
+                    &mut [
+                        arg(&mut wp),
+                        arg(&mut mm),
+                        arg(&mut nn),
+                        arg(&mut first),
+                        arg(&mut steps),
+                        arg(&mut sweeps),
+                        arg(&mut tol),
+                        arg(&mut fp),
+                    ],
+                )
+            }?;
+        }
+        Ok(())
+    };
+    let any_rotated = || -> Result<bool> {
+        let mut bytes = vec![0u8; 4 * batch];
+        flags.to_host(&mut bytes)?;
+        Ok(bytes.iter().any(|&b| b != 0))
+    };
+
+    device.bind()?;
+    if n <= ONE_LAUNCH_COLUMNS || batch >= sms {
+        run(0, steps, MAX_SWEEPS, 1, pairs.min(16))?;
+        return Ok(!any_rotated()?);
+    }
+    let x_blocks = pairs.div_ceil(STEP_WARPS);
+    for _ in 0..MAX_SWEEPS {
+        for step in 0..steps {
+            run(step, 1, 1, x_blocks, STEP_WARPS)?;
+        }
+        if !any_rotated()? {
+            return Ok(true);
+        }
+        fill::fill(&flags, &[0; 4])?;
+    }
+    Ok(false)
+}

@@ -1,0 +1,375 @@
+//! Singular values by one-sided Jacobi (Hestenes): the columns of a working copy `W` of
+//! each matrix are rotated in pairs until every pair is orthogonal; the singular values
+//! are then the column norms. Unlike bidiagonalization it needs no Householder panels,
+//! only dot products and plane rotations of whole columns, which a warp does with
+//! coalesced loads, and a sweep's pairs are independent (the round-robin order below),
+//! so many warps and blocks rotate at once. It is also the accurate method: small
+//! singular values come out with small relative error.
+//!
+//! Layout: `W` is `batch` matrices of `n` columns, each column `m` contiguous elements
+//! (`n <= m`; the host transposes wide matrices, whose singular values are the same).
+//! Kernels exist for float64 and complex128; the host computes float32 and complex64 in
+//! them too, which also keeps squared norms of any float32 value inside float64's range.
+//!
+//! The pure parts (pairing, rotation angle) are plain functions tested on the CPU.
+
+use crate::dtype::c128;
+#[cfg_attr(not(target_arch = "nvptx64"), allow(unused_imports))]
+use crate::ops::float::{Float, Float2};
+use crate::reduction::Words;
+
+/// The pair of columns that warp-slot `p` (of `n_even / 2`) rotates in round-robin step
+/// `step` (of `n_even - 1`): column `n_even - 1` stays put and the others turn around it,
+/// so every pair meets exactly once per sweep and the pairs of one step are disjoint.
+/// `n_even` is the column count rounded up to even; a pair naming the phantom column
+/// `n_even - 1` of an odd count is skipped by the caller.
+#[inline(always)]
+pub fn round_robin_pair(n_even: u32, step: u32, p: u32) -> (u32, u32) {
+    let ring = n_even - 1;
+    if p == 0 {
+        (ring, step)
+    } else {
+        ((step + p) % ring, (step + ring - p) % ring)
+    }
+}
+
+/// The rotation `(c, s)` that makes two columns orthogonal, from their squared norms
+/// `alpha`, `beta` and the magnitude `g` of their inner product, or `None` when they are
+/// orthogonal to within `tol` (relative to the norms) already. NaNs compare false, so a
+/// column with a NaN is never rotated and the loop still ends.
+///
+/// With `t = tan(theta)` the smaller root of `t^2 + 2 zeta t - 1 = 0`,
+/// `zeta = (beta - alpha) / (2 g)`, the columns become `c a - s b` and `s a + c b`
+/// (Rutishauser's formulas; the smaller root keeps the rotation under 45 degrees).
+#[inline(always)]
+pub fn rotation(alpha: f64, beta: f64, g: f64, tol: f64) -> Option<(f64, f64)> {
+    // sqrt of each norm, not of their product, which could overflow.
+    let rotate = g > tol * alpha.sqrt() * beta.sqrt();
+    if !rotate {
+        return None;
+    }
+    let zeta = (beta - alpha) / (2.0 * g);
+    let t = 1.0f64.copysign(zeta) / (zeta.abs() + 1.0f64.hypot(zeta));
+    let c = 1.0 / 1.0f64.hypot(t);
+    Some((c, c * t))
+}
+
+/// An element the rotation kernels work on: float64 or complex128.
+pub trait Elem: Copy + Words {
+    const ZERO: Self;
+    fn abs2(self) -> f64;
+    /// `acc + conj(a) * b`.
+    fn conj_mul_add(acc: Self, a: Self, b: Self) -> Self;
+    fn add(self, y: Self) -> Self;
+    fn abs(self) -> f64;
+    fn scale(self, k: f64) -> Self;
+    /// The unit phase `conj(self) / |self|` that turns `self` real and positive.
+    fn phase_to_real(self, abs: f64) -> Self;
+    fn mul(self, y: Self) -> Self;
+}
+
+impl Elem for f64 {
+    const ZERO: f64 = 0.0;
+    #[inline(always)]
+    fn abs2(self) -> f64 {
+        self * self
+    }
+    #[inline(always)]
+    fn conj_mul_add(acc: f64, a: f64, b: f64) -> f64 {
+        acc + a * b
+    }
+    #[inline(always)]
+    fn add(self, y: f64) -> f64 {
+        self + y
+    }
+    #[inline(always)]
+    fn abs(self) -> f64 {
+        Float::abs(self)
+    }
+    #[inline(always)]
+    fn scale(self, k: f64) -> f64 {
+        self * k
+    }
+    #[inline(always)]
+    fn phase_to_real(self, abs: f64) -> f64 {
+        self / abs
+    }
+    #[inline(always)]
+    fn mul(self, y: f64) -> f64 {
+        self * y
+    }
+}
+
+impl Elem for c128 {
+    const ZERO: c128 = c128::new(0.0, 0.0);
+    #[inline(always)]
+    fn abs2(self) -> f64 {
+        self.re * self.re + self.im * self.im
+    }
+    #[inline(always)]
+    fn conj_mul_add(acc: c128, a: c128, b: c128) -> c128 {
+        c128::new(
+            acc.re + a.re * b.re + a.im * b.im,
+            acc.im + a.re * b.im - a.im * b.re,
+        )
+    }
+    #[inline(always)]
+    fn add(self, y: c128) -> c128 {
+        c128::new(self.re + y.re, self.im + y.im)
+    }
+    #[inline(always)]
+    fn abs(self) -> f64 {
+        self.re.hypot(self.im)
+    }
+    #[inline(always)]
+    fn scale(self, k: f64) -> c128 {
+        c128::new(self.re * k, self.im * k)
+    }
+    #[inline(always)]
+    fn phase_to_real(self, abs: f64) -> c128 {
+        c128::new(self.re / abs, -self.im / abs)
+    }
+    #[inline(always)]
+    fn mul(self, y: c128) -> c128 {
+        c128::new(
+            self.re * y.re - self.im * y.im,
+            self.re * y.im + self.im * y.re,
+        )
+    }
+}
+
+/// Rotates columns `a` and `b` (given as element accessors over `0..m`) in place when
+/// they are not yet orthogonal; returns whether it rotated. The sequential form of what
+/// each GPU warp does, used by the CPU tests.
+pub fn rotate_pair_seq<T: Elem>(a: &mut [T], b: &mut [T], tol: f64) -> bool {
+    let (mut alpha, mut beta, mut g) = (0.0, 0.0, T::ZERO);
+    for (&x, &y) in a.iter().zip(b.iter()) {
+        alpha += x.abs2();
+        beta += y.abs2();
+        g = T::conj_mul_add(g, x, y);
+    }
+    let gabs = g.abs();
+    let Some((c, s)) = rotation(alpha, beta, gabs, tol) else {
+        return false;
+    };
+    let ph = g.phase_to_real(gabs);
+    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+        let yb = ph.mul(*y);
+        (*x, *y) = (x.scale(c).add(yb.scale(-s)), x.scale(s).add(yb.scale(c)));
+    }
+    true
+}
+
+#[cfg(target_arch = "nvptx64")]
+mod gpu_kernels {
+    use super::*;
+    use crate::gpu::{
+        block_dim, block_idx, block_idx_y, grid_dim, shfl_xor_words, sync_threads_or, thread_idx,
+    };
+
+    /// The three sums a pair's rotation needs, reduced across a warp together.
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Sums<T> {
+        alpha: f64,
+        beta: f64,
+        g: T,
+    }
+    // SAFETY: two f64 and an f64 or complex128: whole 8-byte words, no padding.
+    unsafe impl Words for Sums<f64> {}
+    unsafe impl Words for Sums<c128> {}
+
+    /// One warp orthogonalizes columns `a` and `b` (`m` elements each): each lane sums
+    /// rows `lane, lane + 32, ...`, a butterfly gives every lane the totals, and every
+    /// lane then rotates its rows. Returns the same answer on every lane.
+    ///
+    /// # Safety
+    /// `a` and `b` each point at `m` elements that no other warp touches during the call;
+    /// all 32 lanes call it together.
+    #[inline(always)]
+    unsafe fn rotate_pair<T: Elem>(a: *mut T, b: *mut T, m: u64, lane: u64, tol: f64) -> bool
+    where
+        Sums<T>: Words,
+    {
+        let mut s = Sums {
+            alpha: 0.0,
+            beta: 0.0,
+            g: T::ZERO,
+        };
+        let mut r = lane;
+        while r < m {
+            // SAFETY: r < m, inside both columns.
+            let (x, y) = unsafe { (*a.add(r as usize), *b.add(r as usize)) };
+            s.alpha += x.abs2();
+            s.beta += y.abs2();
+            s.g = T::conj_mul_add(s.g, x, y);
+            r += 32;
+        }
+        for d in [16, 8, 4, 2, 1] {
+            let o = shfl_xor_words(s, d);
+            s = Sums {
+                alpha: s.alpha + o.alpha,
+                beta: s.beta + o.beta,
+                g: s.g.add(o.g),
+            };
+        }
+        let gabs = s.g.abs();
+        let Some((c, sn)) = rotation(s.alpha, s.beta, gabs, tol) else {
+            return false;
+        };
+        let ph = s.g.phase_to_real(gabs);
+        let mut r = lane;
+        while r < m {
+            // SAFETY: as above; this lane alone owns row r of both columns.
+            unsafe {
+                let (x, y) = (*a.add(r as usize), ph.mul(*b.add(r as usize)));
+                *a.add(r as usize) = x.scale(c).add(y.scale(-sn));
+                *b.add(r as usize) = x.scale(sn).add(y.scale(c));
+            }
+            r += 32;
+        }
+        true
+    }
+
+    /// Round-robin steps `first_step .. first_step + steps` of up to `sweeps` sweeps on
+    /// matrix `block_idx_y` of `w`, warps taking the pairs of a step in turn (across the
+    /// whole grid's x dimension). With `sweeps > 1` the block runs whole sweeps alone
+    /// (the host launches one block in x) and stops after the first sweep without a
+    /// rotation. `flags[matrix]` is set to 1 when the last sweep (or step) run rotated
+    /// anything, so the host knows whether to go on.
+    ///
+    /// # Safety
+    /// `w` holds `gridDim.y` matrices of `n * m` elements, `flags` `gridDim.y` words;
+    /// `blockDim.x` is a multiple of 32; with `sweeps > 1`, `gridDim.x == 1`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    unsafe fn jacobi<T: Elem>(
+        w: *mut T,
+        m: u64,
+        n: u32,
+        first_step: u32,
+        steps: u32,
+        sweeps: u32,
+        tol: f64,
+        flags: *mut u32,
+    ) where
+        Sums<T>: Words,
+    {
+        let matrix = block_idx_y() as usize;
+        // SAFETY: matrix < gridDim.y, so its n * m elements are inside w.
+        let w = unsafe { w.add(matrix * n as usize * m as usize) };
+        let (lane, warp) = (thread_idx() % 32, thread_idx() / 32);
+        let warps = block_dim() / 32;
+        let n_even = n + (n & 1);
+        let mut rotated = false;
+        for _ in 0..sweeps {
+            rotated = false;
+            for step in first_step..first_step + steps {
+                let mut p = block_idx() * warps + warp;
+                while p < n_even / 2 {
+                    let (i, j) = round_robin_pair(n_even, step, p);
+                    if i < n && j < n {
+                        // SAFETY: i, j < n name columns inside this matrix; the pairs of
+                        // one step are disjoint, so no other warp touches them.
+                        rotated |= unsafe {
+                            rotate_pair(
+                                w.add(i as usize * m as usize),
+                                w.add(j as usize * m as usize),
+                                m,
+                                lane as u64,
+                                tol,
+                            )
+                        };
+                    }
+                    p += grid_dim() * warps;
+                }
+                // The next step pairs columns that other warps just rotated. Uniform:
+                // every thread runs the same steps.
+                rotated = sync_threads_or(rotated);
+            }
+            if !rotated {
+                break;
+            }
+        }
+        if rotated && thread_idx() == 0 {
+            // SAFETY: matrix < gridDim.y. Blocks of one step may all store 1: same value.
+            unsafe { *flags.add(matrix) = 1 };
+        }
+    }
+
+    macro_rules! jacobi_entries {
+        ($(($name:literal, $t:ty))*) => { $(
+            const _: () = {
+                #[unsafe(export_name = concat!("gpupy_svd_jacobi_", $name))]
+                unsafe extern "ptx-kernel" fn k(w: *mut $t, m: u64, n: u32, first_step: u32, steps: u32, sweeps: u32, tol: f64, flags: *mut u32) {
+                    // SAFETY: the host launches per jacobi's contract (ops/svd.rs).
+                    unsafe { jacobi::<$t>(w, m, n, first_step, steps, sweeps, tol, flags) }
+                }
+            };
+        )* };
+    }
+    jacobi_entries!(("float64", f64)("complex128", c128));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_meets_every_pair_once_per_sweep() {
+        for n_even in [2u32, 4, 6, 10, 32] {
+            let mut seen = std::collections::HashSet::new();
+            for step in 0..n_even - 1 {
+                let mut cols = std::collections::HashSet::new();
+                for p in 0..n_even / 2 {
+                    let (i, j) = round_robin_pair(n_even, step, p);
+                    assert!(
+                        i != j && cols.insert(i) && cols.insert(j),
+                        "step {step} reuses a column"
+                    );
+                    assert!(seen.insert((i.min(j), i.max(j))));
+                }
+            }
+            assert_eq!(seen.len() as u32, n_even * (n_even - 1) / 2);
+        }
+    }
+
+    #[test]
+    fn rotation_orthogonalizes_and_skips_orthogonal_pairs() {
+        let (mut a, mut b) = (vec![3.0f64, 1.0, -2.0], vec![1.0f64, 2.0, 0.5]);
+        assert!(rotate_pair_seq(&mut a, &mut b, 1e-15));
+        let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!(dot.abs() < 1e-14);
+        assert!(!rotate_pair_seq(&mut a, &mut b, 1e-12));
+        assert_eq!(rotation(f64::NAN, 1.0, 1.0, 1e-15), None);
+        assert_eq!(rotation(1.0, 1.0, 0.0, 1e-15), None);
+    }
+
+    /// Sweeps until no pair rotates, then compares the column norms with singular values
+    /// known in closed form: those of `[[x, y], [0, z]]` are the square roots of the
+    /// eigenvalues of its Gram matrix.
+    #[test]
+    fn sweeps_converge_to_singular_values() {
+        let (x, y, z) = (2.0f64, -3.0f64, 0.5f64);
+        let cols = [
+            [c128::new(x, 0.0), c128::new(0.0, 0.0)],
+            [c128::new(0.0, y), c128::new(z, 0.0)],
+        ];
+        let (mut a, mut b) = (cols[0].to_vec(), cols[1].to_vec());
+        for _ in 0..10 {
+            if !rotate_pair_seq(&mut a, &mut b, 1e-15) {
+                break;
+            }
+        }
+        let norm = |v: &[c128]| v.iter().map(|e| e.abs2()).sum::<f64>().sqrt();
+        let mut got = [norm(&a), norm(&b)];
+        got.sort_by(f64::total_cmp);
+        // |y| enters only by magnitude: a phase on one column keeps the singular values.
+        let (t, d) = (x * x + y * y + z * z, (x * z).abs());
+        let disc = (t * t - 4.0 * d * d).sqrt();
+        let want = [((t - disc) / 2.0).sqrt(), ((t + disc) / 2.0).sqrt()];
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-14 * want[1], "{got:?} vs {want:?}");
+        }
+    }
+}
