@@ -4,7 +4,7 @@
 
 use gpupy_host::module::{BinaryOp, ReduceOp};
 use gpupy_host::ops::elementwise::{Operand, binary};
-use gpupy_host::ops::{copy, matmul, reduce};
+use gpupy_host::ops::{copy, matmul, reduce, svd};
 use gpupy_host::{Array, DType, device};
 
 /// The harness runs tests on several threads; the pool test counts bytes, so every GPU
@@ -137,4 +137,65 @@ fn pool_reuses_blocks_and_survives_oom() {
     // Still usable afterwards.
     let a = upload(dev, &[1.5, -2.0], &[2]);
     assert_eq!(download(&a), vec![1.5, -2.0]);
+}
+
+/// Jacobi leaves the rows (the matrix's columns) of each matrix pairwise orthogonal and
+/// keeps the sum of squares (a rotation preserves it), in every launch shape: one launch
+/// per batch staged in shared memory, per-step launches with a warp and with a block per
+/// pair. Bad input is an error, not a launch.
+#[test]
+fn jacobi_orthogonalizes_every_launch_shape() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(dev) = gpu("jacobi_orthogonalizes_every_launch_shape") else {
+        return;
+    };
+    for (seed, shape) in [[3, 5, 7], [1, 70, 80], [1, 100, 300]]
+        .into_iter()
+        .enumerate()
+    {
+        let [batch, n, m] = shape;
+        let v: Vec<f64> = values(batch * n * m, seed as u32 + 7)
+            .iter()
+            .map(|&x| x as f64)
+            .collect();
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let w = Array::from_host(dev, &bytes, &shape, DType::Float64).unwrap();
+        let tol = m as f64 * f64::EPSILON;
+        assert!(
+            svd::jacobi_orthogonalize(&w, tol).unwrap(),
+            "{shape:?} did not converge"
+        );
+        let mut out = vec![0u8; w.nbytes()];
+        w.to_host(&mut out).unwrap();
+        let r: Vec<f64> = out
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let dot = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(a, b)| a * b).sum::<f64>();
+        for b in 0..batch {
+            let row = |i: usize| &r[(b * n + i) * m..(b * n + i + 1) * m];
+            let before: f64 = v[b * n * m..(b + 1) * n * m].iter().map(|x| x * x).sum();
+            let after: f64 = (0..n).map(|i| dot(row(i), row(i))).sum();
+            assert!(
+                (after - before).abs() < 1e-12 * before,
+                "{shape:?}: {after} vs {before}"
+            );
+            for i in 0..n {
+                for j in 0..i {
+                    let c = dot(row(i), row(j)).abs();
+                    let scale = (dot(row(i), row(i)) * dot(row(j), row(j))).sqrt();
+                    // The last sweep found every pair within tol; the CPU's dot product
+                    // rounds differently by up to another tol.
+                    assert!(
+                        c <= 2.0 * tol * scale,
+                        "{shape:?}: rows {i}, {j}: {c} of {scale}"
+                    );
+                }
+            }
+        }
+    }
+    let f32s = upload(dev, &values(12, 1), &[3, 4]);
+    assert!(svd::jacobi_orthogonalize(&f32s, 1e-12).is_err());
+    let wide = Array::empty(dev, &[4, 3], DType::Float64).unwrap();
+    assert!(svd::jacobi_orthogonalize(&wide, 1e-12).is_err());
 }

@@ -80,6 +80,19 @@ pub fn smem_addr(byte_offset: u32) -> u32 {
     base + byte_offset
 }
 
+/// A generic pointer to the dynamic shared array plus `byte_offset`, for code that takes
+/// ordinary pointers (slower per access than `ld.shared`, still on the SM).
+#[inline(always)]
+pub fn smem_generic(byte_offset: u32) -> *mut u8 {
+    let base: u64;
+    // SAFETY: converts the shared symbol's address to the generic window; no memory is
+    // touched.
+    unsafe {
+        asm!("cvta.shared.u64 {b}, gpupy_smem;", b = out(reg64) base, options(pure, nomem, nostack))
+    };
+    (base + byte_offset as u64) as *mut u8
+}
+
 /// Values that move through shared memory.
 pub trait Shared: Copy {
     /// # Safety

@@ -35,8 +35,12 @@ pub fn round_robin_pair(n_even: u32, step: u32, p: u32) -> (u32, u32) {
 
 /// The rotation `(c, s)` that makes two columns orthogonal, from their squared norms
 /// `alpha`, `beta` and the magnitude `g` of their inner product, or `None` when they are
-/// orthogonal to within `tol` (relative to the norms) already. NaNs compare false, so a
-/// column with a NaN is never rotated and the loop still ends.
+/// orthogonal to within `tol` (relative to the norms) already, or when either column is
+/// shorter than `tol`. The host scales each matrix so that its largest entry lies in
+/// [1, 2), so such a column moves the singular values by less than `tol` times the
+/// largest; rotating it anyway would only shuffle rounding noise (a column that two equal
+/// columns left behind), which never turns orthogonal and so would never let the sweeps
+/// stop. NaNs compare false, so a column with a NaN is never rotated either.
 ///
 /// With `t = tan(theta)` the smaller root of `t^2 + 2 zeta t - 1 = 0`,
 /// `zeta = (beta - alpha) / (2 g)`, the columns become `c a - s b` and `s a + c b`
@@ -44,7 +48,8 @@ pub fn round_robin_pair(n_even: u32, step: u32, p: u32) -> (u32, u32) {
 #[inline(always)]
 pub fn rotation(alpha: f64, beta: f64, g: f64, tol: f64) -> Option<(f64, f64)> {
     // sqrt of each norm, not of their product, which could overflow.
-    let rotate = g > tol * alpha.sqrt() * beta.sqrt();
+    let (na, nb) = (alpha.sqrt(), beta.sqrt());
+    let rotate = g > tol * na * nb && na > tol && nb > tol;
     if !rotate {
         return None;
     }
@@ -160,14 +165,24 @@ pub fn rotate_pair_seq<T: Elem>(a: &mut [T], b: &mut [T], tol: f64) -> bool {
     true
 }
 
+/// `mode` bit of `gpupy_svd_jacobi_*`: all warps of a block rotate one pair together
+/// (rows split over the block, sums reduced through shared memory), for long columns.
+/// Without it each warp rotates a pair of its own.
+pub const BLOCK_PER_PAIR: u32 = 1;
+/// `mode` bit: the block copies its matrix into shared memory, runs its sweeps there and
+/// copies it back (one block per matrix, `n * m` elements that fit the launch's shared
+/// size), so each step's loads and stores stay on the SM.
+pub const STAGED: u32 = 2;
+
 #[cfg(target_arch = "nvptx64")]
 mod gpu_kernels {
     use super::*;
     use crate::gpu::{
-        block_dim, block_idx, block_idx_y, grid_dim, shfl_xor_words, sync_threads_or, thread_idx,
+        block_dim, block_idx, block_idx_y, grid_dim, ld_shared_words, shfl_xor_words, smem_addr,
+        smem_generic, st_shared_words, sync_threads, sync_threads_or, thread_idx,
     };
 
-    /// The three sums a pair's rotation needs, reduced across a warp together.
+    /// The three sums a pair's rotation needs, reduced together.
     #[repr(C)]
     #[derive(Clone, Copy)]
     struct Sums<T> {
@@ -179,15 +194,40 @@ mod gpu_kernels {
     unsafe impl Words for Sums<f64> {}
     unsafe impl Words for Sums<c128> {}
 
-    /// One warp orthogonalizes columns `a` and `b` (`m` elements each): each lane sums
-    /// rows `lane, lane + 32, ...`, a butterfly gives every lane the totals, and every
-    /// lane then rotates its rows. Returns the same answer on every lane.
+    impl<T: Elem> Sums<T> {
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Sums {
+                alpha: self.alpha + o.alpha,
+                beta: self.beta + o.beta,
+                g: self.g.add(o.g),
+            }
+        }
+    }
+
+    /// The threads that rotate one pair: a warp, or with `BLOCK_PER_PAIR` the block.
+    #[derive(Clone, Copy)]
+    struct Group {
+        /// This thread's index in the group, and the group's thread count.
+        t: u64,
+        size: u64,
+        /// Warps in the group and this thread's warp among them.
+        warps: u32,
+        warp: u32,
+    }
+
+    /// A group orthogonalizes columns `a` and `b` (`m` elements each): each thread sums
+    /// rows `t, t + size, ...`, a butterfly gives every lane its warp's totals, a block
+    /// group adds the warps' totals from shared memory (in one order, so every thread
+    /// gets the same bits), and every thread then rotates its rows. Returns the same
+    /// answer on every thread of the group.
     ///
     /// # Safety
-    /// `a` and `b` each point at `m` elements that no other warp touches during the call;
-    /// all 32 lanes call it together.
+    /// `a` and `b` each point at `m` elements that no other group touches during the
+    /// call; every thread of the group calls it together; a block group has
+    /// `warps * size_of::<Sums<T>>()` bytes of shared memory at offset 0.
     #[inline(always)]
-    unsafe fn rotate_pair<T: Elem>(a: *mut T, b: *mut T, m: u64, lane: u64, tol: f64) -> bool
+    unsafe fn rotate_pair<T: Elem>(a: *mut T, b: *mut T, m: u64, g: Group, tol: f64) -> bool
     where
         Sums<T>: Words,
     {
@@ -196,51 +236,81 @@ mod gpu_kernels {
             beta: 0.0,
             g: T::ZERO,
         };
-        let mut r = lane;
+        let mut r = g.t;
         while r < m {
             // SAFETY: r < m, inside both columns.
             let (x, y) = unsafe { (*a.add(r as usize), *b.add(r as usize)) };
             s.alpha += x.abs2();
             s.beta += y.abs2();
             s.g = T::conj_mul_add(s.g, x, y);
-            r += 32;
+            r += g.size;
         }
-        for d in [16, 8, 4, 2, 1] {
-            let o = shfl_xor_words(s, d);
-            s = Sums {
-                alpha: s.alpha + o.alpha,
-                beta: s.beta + o.beta,
-                g: s.g.add(o.g),
-            };
+        let mut d = 16;
+        while d > 0 {
+            s = s.add(shfl_xor_words(s, d));
+            d /= 2;
+        }
+        if g.warps > 1 {
+            let bytes = core::mem::size_of::<Sums<T>>() as u32;
+            if g.t.is_multiple_of(32) {
+                // SAFETY: slot `warp` is inside the warps * bytes the launch provides.
+                unsafe { st_shared_words(smem_addr(g.warp * bytes), s) };
+            }
+            sync_threads();
+            // SAFETY: every slot was stored before the barrier.
+            s = unsafe { ld_shared_words(smem_addr(0)) };
+            for w in 1..g.warps {
+                // SAFETY: as above.
+                s = s.add(unsafe { ld_shared_words(smem_addr(w * bytes)) });
+            }
+            // The slots are stored again for the next pair.
+            sync_threads();
         }
         let gabs = s.g.abs();
         let Some((c, sn)) = rotation(s.alpha, s.beta, gabs, tol) else {
             return false;
         };
         let ph = s.g.phase_to_real(gabs);
-        let mut r = lane;
+        let mut r = g.t;
         while r < m {
-            // SAFETY: as above; this lane alone owns row r of both columns.
+            // SAFETY: as above; this thread alone owns row r of both columns.
             unsafe {
                 let (x, y) = (*a.add(r as usize), ph.mul(*b.add(r as usize)));
                 *a.add(r as usize) = x.scale(c).add(y.scale(-sn));
                 *b.add(r as usize) = x.scale(sn).add(y.scale(c));
             }
-            r += 32;
+            r += g.size;
         }
         true
     }
 
+    /// Copies `len` elements from `src` to `dst` with the whole block.
+    ///
+    /// # Safety
+    /// Both hold `len` elements; every thread of the block calls it.
+    #[inline(always)]
+    unsafe fn block_copy<T: Copy>(dst: *mut T, src: *const T, len: usize) {
+        let mut i = thread_idx() as usize;
+        while i < len {
+            // SAFETY: i < len.
+            unsafe { *dst.add(i) = *src.add(i) };
+            i += block_dim() as usize;
+        }
+    }
+
     /// Round-robin steps `first_step .. first_step + steps` of up to `sweeps` sweeps on
-    /// matrix `block_idx_y` of `w`, warps taking the pairs of a step in turn (across the
+    /// matrix `block_idx_y` of `w`, groups taking the pairs of a step in turn (across the
     /// whole grid's x dimension). With `sweeps > 1` the block runs whole sweeps alone
     /// (the host launches one block in x) and stops after the first sweep without a
     /// rotation. `flags[matrix]` is set to 1 when the last sweep (or step) run rotated
-    /// anything, so the host knows whether to go on.
+    /// anything, so the host knows whether to go on. `mode` holds `BLOCK_PER_PAIR` and
+    /// `STAGED` bits.
     ///
     /// # Safety
     /// `w` holds `gridDim.y` matrices of `n * m` elements, `flags` `gridDim.y` words;
-    /// `blockDim.x` is a multiple of 32; with `sweeps > 1`, `gridDim.x == 1`.
+    /// `blockDim.x` is a multiple of 32; with `sweeps > 1` or `STAGED`, `gridDim.x == 1`;
+    /// the dynamic shared memory holds `n * m` elements with `STAGED` and one `Sums<T>`
+    /// per warp with `BLOCK_PER_PAIR` (never both).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     unsafe fn jacobi<T: Elem>(
@@ -252,44 +322,76 @@ mod gpu_kernels {
         sweeps: u32,
         tol: f64,
         flags: *mut u32,
+        mode: u32,
     ) where
         Sums<T>: Words,
     {
         let matrix = block_idx_y() as usize;
+        let len = n as usize * m as usize;
         // SAFETY: matrix < gridDim.y, so its n * m elements are inside w.
-        let w = unsafe { w.add(matrix * n as usize * m as usize) };
-        let (lane, warp) = (thread_idx() % 32, thread_idx() / 32);
+        let global = unsafe { w.add(matrix * len) };
+        let staged = mode & STAGED != 0;
+        let w = if staged {
+            let s = smem_generic(0).cast::<T>();
+            // SAFETY: shared memory holds n * m elements when STAGED.
+            unsafe { block_copy(s, global, len) };
+            sync_threads();
+            s
+        } else {
+            global
+        };
         let warps = block_dim() / 32;
+        let g = if mode & BLOCK_PER_PAIR != 0 {
+            Group {
+                t: thread_idx() as u64,
+                size: block_dim() as u64,
+                warps,
+                warp: thread_idx() / 32,
+            }
+        } else {
+            Group {
+                t: (thread_idx() % 32) as u64,
+                size: 32,
+                warps: 1,
+                warp: 0,
+            }
+        };
+        let (groups, group) = (warps / g.warps, thread_idx() / (32 * g.warps));
         let n_even = n + (n & 1);
         let mut rotated = false;
         for _ in 0..sweeps {
             rotated = false;
             for step in first_step..first_step + steps {
-                let mut p = block_idx() * warps + warp;
+                let mut p = block_idx() * groups + group;
                 while p < n_even / 2 {
                     let (i, j) = round_robin_pair(n_even, step, p);
                     if i < n && j < n {
                         // SAFETY: i, j < n name columns inside this matrix; the pairs of
-                        // one step are disjoint, so no other warp touches them.
+                        // one step are disjoint, so no other group touches them. A block
+                        // group's p, i and j are uniform across the block.
                         rotated |= unsafe {
                             rotate_pair(
                                 w.add(i as usize * m as usize),
                                 w.add(j as usize * m as usize),
                                 m,
-                                lane as u64,
+                                g,
                                 tol,
                             )
                         };
                     }
-                    p += grid_dim() * warps;
+                    p += grid_dim() * groups;
                 }
-                // The next step pairs columns that other warps just rotated. Uniform:
+                // The next step pairs columns that other groups just rotated. Uniform:
                 // every thread runs the same steps.
                 rotated = sync_threads_or(rotated);
             }
             if !rotated {
                 break;
             }
+        }
+        if staged {
+            // SAFETY: as the copy in; the last step ended with a barrier.
+            unsafe { block_copy(global, w, len) };
         }
         if rotated && thread_idx() == 0 {
             // SAFETY: matrix < gridDim.y. Blocks of one step may all store 1: same value.
@@ -301,9 +403,9 @@ mod gpu_kernels {
         ($(($name:literal, $t:ty))*) => { $(
             const _: () = {
                 #[unsafe(export_name = concat!("gpupy_svd_jacobi_", $name))]
-                unsafe extern "ptx-kernel" fn k(w: *mut $t, m: u64, n: u32, first_step: u32, steps: u32, sweeps: u32, tol: f64, flags: *mut u32) {
+                unsafe extern "ptx-kernel" fn k(w: *mut $t, m: u64, n: u32, first_step: u32, steps: u32, sweeps: u32, tol: f64, flags: *mut u32, mode: u32) {
                     // SAFETY: the host launches per jacobi's contract (ops/svd.rs).
-                    unsafe { jacobi::<$t>(w, m, n, first_step, steps, sweeps, tol, flags) }
+                    unsafe { jacobi::<$t>(w, m, n, first_step, steps, sweeps, tol, flags, mode) }
                 }
             };
         )* };
@@ -343,6 +445,8 @@ mod tests {
         assert!(!rotate_pair_seq(&mut a, &mut b, 1e-12));
         assert_eq!(rotation(f64::NAN, 1.0, 1.0, 1e-15), None);
         assert_eq!(rotation(1.0, 1.0, 0.0, 1e-15), None);
+        // A noise column (what two equal columns leave behind) is not rotated.
+        assert_eq!(rotation(1e-34, 1.0, 1e-17, 1e-15), None);
     }
 
     /// Sweeps until no pair rotates, then compares the column norms with singular values

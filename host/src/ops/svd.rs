@@ -3,16 +3,19 @@
 //! copy (transposed so columns are contiguous, scaled, in float64 or complex128) and
 //! reads the singular values off as column norms afterwards.
 //!
-//! Two launch shapes, one kernel: a small problem, or a batch large enough to fill the
-//! GPU one matrix per block, runs every sweep in one launch (one block per matrix, steps
-//! separated by block barriers); a large matrix spreads each round-robin step over many
-//! blocks, one launch per step, and the host checks for convergence after each sweep.
+//! Launch shapes, one kernel: a small problem, or a batch large enough to fill the GPU
+//! one matrix per block, runs every sweep in one launch (one block per matrix, steps
+//! separated by block barriers, the matrix staged in shared memory when it fits); a
+//! large matrix spreads each round-robin step over many blocks, one launch per step
+//! (a block per pair for long columns, a warp per pair otherwise), and the host checks
+//! for convergence after each sweep.
 
 use super::{arg, fill};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::module::launch;
+use gpupy_kernels::svd::{BLOCK_PER_PAIR, STAGED};
 
 /// Sweeps before giving up, as LAPACK's Jacobi SVD (`dgesvj`). Convergence is quadratic
 /// once the columns are nearly orthogonal; random matrices take 6 to 12.
@@ -20,16 +23,36 @@ pub const MAX_SWEEPS: u32 = 30;
 /// Matrices up to this many columns run every sweep in one launch even alone: their
 /// steps are too small to spread over blocks profitably.
 const ONE_LAUNCH_COLUMNS: usize = 64;
-/// Warps per block when steps are spread over blocks.
+/// Warps per block when each warp rotates its own pairs.
 const STEP_WARPS: u32 = 8;
+/// Rows per warp that make a whole block per pair worth its barriers, and the most warps
+/// a pair gets.
+const ROWS_PER_WARP: usize = 128;
+const MAX_PAIR_WARPS: usize = 8;
+/// Shared memory a kernel may take without opting in: matrices up to this size run
+/// their sweeps staged in it.
+const STAGE_BYTES: usize = 48 * 1024;
 /// CUDA's limit on `gridDim.y`, where the kernel finds its matrix.
 const MAX_GRID_Y: usize = 65_535;
+
+/// One launch shape of the Jacobi kernel.
+#[derive(Clone, Copy)]
+struct Shape {
+    first_step: u32,
+    steps: u32,
+    sweeps: u32,
+    x_blocks: u32,
+    warps: u32,
+    mode: u32,
+    shared_bytes: u32,
+}
 
 /// Orthogonalizes the columns of each matrix of `w` in place: `w` is C-contiguous
 /// float64 or complex128 of shape `(..., n, m)`, each row of the last two axes one
 /// column of length `m`, `n <= m`. Pairs are rotated while their inner product exceeds
-/// `tol` times the product of their norms. Returns whether every matrix converged within
-/// [`MAX_SWEEPS`] sweeps.
+/// `tol` times the product of their norms and both norms exceed `tol`, which assumes
+/// each matrix is scaled so that its largest entry is about 1 (Python scales by a power
+/// of two). Returns whether every matrix converged within [`MAX_SWEEPS`] sweeps.
 pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
     let shape = w.shape();
     if shape.len() < 2 || !w.layout().is_c_contiguous() {
@@ -65,30 +88,32 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
         .function(&format!("gpupy_svd_jacobi_{name}"))?;
     let flags = Array::empty(device, &[batch], DType::UInt32)?;
     fill::fill(&flags, &[0; 4])?;
+    let itemsize = w.dtype().itemsize();
+    let matrix_bytes = n * m * itemsize;
     let steps = (n32 + (n32 & 1)) - 1;
     let pairs = n32.div_ceil(2);
     let sms = device.props.multi_processor_count.max(1) as usize;
-    let matrix_bytes = n * m * w.dtype().itemsize();
 
-    // Launches `steps` steps (from `first`) of `sweeps` sweeps on every matrix, `x_blocks`
-    // blocks of `warps` warps each per matrix, in chunks of at most MAX_GRID_Y matrices.
-    let run = |first: u32, steps: u32, sweeps: u32, x_blocks: u32, warps: u32| -> Result<()> {
+    // Launches `s` on every matrix, in chunks of at most MAX_GRID_Y matrices.
+    let run = |s: Shape| -> Result<()> {
         for start in (0..batch).step_by(MAX_GRID_Y) {
             let count = (batch - start).min(MAX_GRID_Y);
-            let (mut wp, mut mm, mut nn) =
-                (w.data_ptr() + (start * matrix_bytes) as u64, m as u64, n32);
-            let (mut first, mut steps, mut sweeps, mut tol) = (first, steps, sweeps, tol);
+            let mut wp = w.data_ptr() + (start * matrix_bytes) as u64;
             let mut fp = flags.data_ptr() + 4 * start as u64;
-            // SAFETY: (w, m, n, first_step, steps, sweeps, tol, flags) is the kernel's
-            // parameter list. From wp lie `count` matrices of n * m elements (start +
-            // count <= batch, the array's extent), from fp `count` flags; the block is
-            // whole warps; sweeps > 1 only with one block per matrix.
+            let (mut mm, mut nn, mut tol) = (m as u64, n32, tol);
+            let (mut first, mut steps, mut sweeps, mut mode) =
+                (s.first_step, s.steps, s.sweeps, s.mode);
+            // SAFETY: (w, m, n, first_step, steps, sweeps, tol, flags, mode) is the
+            // kernel's parameter list. From wp lie `count` matrices of n * m elements
+            // (start + count <= batch, the array's extent), from fp `count` flags; the
+            // block is whole warps; sweeps > 1 and STAGED only with one block per matrix,
+            // and shared_bytes is what the mode needs (see `jacobi`'s contract).
             unsafe {
                 launch(
                     f,
-                    (x_blocks, count as u32, 1),
-                    32 * warps,
-                    0,
+                    (s.x_blocks, count as u32, 1),
+                    32 * s.warps,
+                    s.shared_bytes,
                     &mut [
                         arg(&mut wp),
                         arg(&mut mm),
@@ -98,6 +123,7 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
                         arg(&mut sweeps),
                         arg(&mut tol),
                         arg(&mut fp),
+                        arg(&mut mode),
                     ],
                 )
             }?;
@@ -112,13 +138,44 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
 
     device.bind()?;
     if n <= ONE_LAUNCH_COLUMNS || batch >= sms {
-        run(0, steps, MAX_SWEEPS, 1, pairs.min(16))?;
+        let staged = matrix_bytes <= STAGE_BYTES;
+        run(Shape {
+            first_step: 0,
+            steps,
+            sweeps: MAX_SWEEPS,
+            x_blocks: 1,
+            warps: pairs.min(16),
+            mode: if staged { STAGED } else { 0 },
+            shared_bytes: if staged { matrix_bytes as u32 } else { 0 },
+        })?;
         return Ok(!any_rotated()?);
     }
-    let x_blocks = pairs.div_ceil(STEP_WARPS);
+    let pair_warps = (m / ROWS_PER_WARP).clamp(1, MAX_PAIR_WARPS) as u32;
+    let step = if pair_warps > 1 {
+        Shape {
+            first_step: 0,
+            steps: 1,
+            sweeps: 1,
+            x_blocks: pairs,
+            warps: pair_warps,
+            mode: BLOCK_PER_PAIR,
+            // One reduction slot (alpha, beta: f64, and the inner product) per warp.
+            shared_bytes: pair_warps * (16 + itemsize as u32),
+        }
+    } else {
+        Shape {
+            first_step: 0,
+            steps: 1,
+            sweeps: 1,
+            x_blocks: pairs.div_ceil(STEP_WARPS),
+            warps: STEP_WARPS,
+            mode: 0,
+            shared_bytes: 0,
+        }
+    };
     for _ in 0..MAX_SWEEPS {
-        for step in 0..steps {
-            run(step, 1, 1, x_blocks, STEP_WARPS)?;
+        for first_step in 0..steps {
+            run(Shape { first_step, ..step })?;
         }
         if !any_rotated()? {
             return Ok(true);
