@@ -29,6 +29,13 @@ except Exception:  # CuPy is optional: its columns stay empty without it
 MI = 1 << 20
 
 
+def device_line():
+    """The GPU's name and the library versions: the first line of a benchmark's table."""
+    props = gp.cuda.runtime.getDeviceProperties(0)
+    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
+    return f"device: {name}; numpy {np.__version__}" + (f", cupy {cp.__version__}" if cp else ", cupy not installed")
+
+
 def gpu_ms(xp, fn, warmup, reps):
     """Median milliseconds of fn() between two CUDA events of library xp."""
     for _ in range(warmup):

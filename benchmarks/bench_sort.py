@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import MI, cp, gpu_ms, host_ms  # noqa: E402
+from bench import MI, cp, device_line, gpu_ms, host_ms  # noqa: E402
 
 import gpupy as gp  # noqa: E402
 
@@ -63,9 +63,7 @@ def main():
     args = parser.parse_args()
     reps, warm = (7, 2) if args.quick else (25, 3)
     rng = np.random.default_rng(0)
-    props = gp.cuda.runtime.getDeviceProperties(0)
-    name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
-    print(f"device: {name}; numpy {np.__version__}" + (f", cupy {cp.__version__}" if cp else ", cupy not installed"))
+    print(device_line())
     head = f"{'case':32} {'gpupy ms':>10} {'cupy ms':>10} {'numpy ms':>10} {'cupy/gpupy':>11} {'numpy/gpupy':>12} {'gpupy Gkeys/s':>14}"
     print(head)
     print("-" * len(head))

@@ -180,70 +180,38 @@ impl Shared for u32 {
     }
 }
 
-trait ShflBits {
-    fn shfl_bits(self, delta: u32) -> Self;
-}
-impl ShflBits for u32 {
-    #[inline(always)]
-    fn shfl_bits(self, delta: u32) -> u32 {
-        let r: u32;
-        // SAFETY: register-only; all 32 lanes take part.
-        unsafe {
-            asm!("shfl.sync.down.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;",
-                 r = out(reg32) r, v = in(reg32) self, d = in(reg32) delta, options(nostack, nomem))
-        };
-        r
-    }
-}
-
-/// `shfl.sync.down` of any `Words` value, one 32-bit word at a time; every lane must call it.
-#[inline(always)]
-pub fn shfl_down_words<T: Words>(v: T, delta: u32) -> T {
-    let mut v = v;
-    let p = (&mut v as *mut T).cast::<u32>();
-    for w in 0..core::mem::size_of::<T>() / 4 {
-        // SAFETY: T is whole 32-bit words (`Words`), so word w is inside v and aligned.
-        unsafe { *p.add(w) = (*p.add(w)).shfl_bits(delta) };
-    }
-    v
-}
-
-/// `shfl.sync.bfly` of any `Words` value: lane `l` gets lane `l ^ mask`'s, so a loop over
-/// masks 16..1 leaves every lane with the warp's total. Every lane must call it.
-#[inline(always)]
-pub fn shfl_xor_words<T: Words>(v: T, mask: u32) -> T {
-    let mut v = v;
-    let p = (&mut v as *mut T).cast::<u32>();
-    for w in 0..core::mem::size_of::<T>() / 4 {
-        let r: u32;
-        // SAFETY: word w is inside v (`Words`); the shuffle is register-only with all 32
-        // lanes taking part.
-        unsafe {
-            asm!("shfl.sync.bfly.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;",
-                 r = out(reg32) r, v = in(reg32) *p.add(w), d = in(reg32) mask, options(nostack, nomem));
-            *p.add(w) = r;
+/// Warp shuffles of any `Words` value, one 32-bit word at a time (`$instr` is the
+/// instruction with its operands); every lane must call them.
+macro_rules! shfl_words {
+    ($($(#[$doc:meta])* $name:ident => $instr:literal;)*) => { $(
+        $(#[$doc])*
+        #[inline(always)]
+        pub fn $name<T: Words>(v: T, lane_arg: u32) -> T {
+            let mut v = v;
+            let p = (&mut v as *mut T).cast::<u32>();
+            for w in 0..core::mem::size_of::<T>() / 4 {
+                let r: u32;
+                // SAFETY: T is whole 32-bit words (`Words`), so word w is inside v and
+                // aligned; the shuffle is register-only with all 32 lanes taking part.
+                unsafe {
+                    asm!($instr, r = out(reg32) r, v = in(reg32) *p.add(w), d = in(reg32) lane_arg,
+                         options(nostack, nomem));
+                    *p.add(w) = r;
+                }
+            }
+            v
         }
-    }
-    v
+    )* };
 }
 
-/// `shfl.sync.up` of any `Words` value (lanes below `delta` keep theirs); every lane must
-/// call it.
-#[inline(always)]
-pub fn shfl_up_words<T: Words>(v: T, delta: u32) -> T {
-    let mut v = v;
-    let p = (&mut v as *mut T).cast::<u32>();
-    for w in 0..core::mem::size_of::<T>() / 4 {
-        let r: u32;
-        // SAFETY: word w is inside v (`Words`); the shuffle is register-only with all 32
-        // lanes taking part.
-        unsafe {
-            asm!("shfl.sync.up.b32 {r}, {v}, {d}, 0, 0xffffffff;",
-                 r = out(reg32) r, v = in(reg32) *p.add(w), d = in(reg32) delta, options(nostack, nomem));
-            *p.add(w) = r;
-        }
-    }
-    v
+shfl_words! {
+    /// `shfl.sync.down`: lane `l` gets lane `l + delta`'s (the top lanes keep theirs).
+    shfl_down_words => "shfl.sync.down.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;";
+    /// `shfl.sync.up`: lane `l` gets lane `l - delta`'s (lanes below `delta` keep theirs).
+    shfl_up_words => "shfl.sync.up.b32 {r}, {v}, {d}, 0, 0xffffffff;";
+    /// `shfl.sync.bfly`: lane `l` gets lane `l ^ mask`'s, so a loop over masks 16..1
+    /// leaves every lane with the warp's total.
+    shfl_xor_words => "shfl.sync.bfly.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;";
 }
 
 /// Stores a `Words` value to shared memory, word by word.
