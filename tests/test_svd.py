@@ -26,6 +26,7 @@ SHAPES = [
     ((7, 7), "odd square: a phantom column in the round robin"),
     ((33, 17), "odd, not a warp multiple"),
     ((2, 5, 3), "batched, one launch"),
+    ((1000, 7), "one launch, too large to stage in shared memory"),
     ((65, 70), "65 columns: one launch per round-robin step"),
     ((257, 130), "steps spread over several blocks"),
     ((140, 9, 6), "batch larger than the SM count: one block per matrix"),
