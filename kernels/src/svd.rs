@@ -14,9 +14,10 @@
 //! The pure parts (pairing, rotation angle) are plain functions tested on the CPU.
 
 use crate::dtype::c128;
+use crate::ops::complex;
 #[cfg_attr(not(target_arch = "nvptx64"), allow(unused_imports))]
 use crate::ops::float::{Float, Float2};
-use crate::reduction::Words;
+use crate::reduction::Ring;
 
 /// The pair of columns that warp-slot `p` (of `n_even / 2`) rotates in round-robin step
 /// `step` (of `n_even - 1`): column `n_even - 1` stays put and the others turn around it,
@@ -59,22 +60,19 @@ pub fn rotation(alpha: f64, beta: f64, g: f64, tol: f64) -> Option<(f64, f64)> {
     Some((c, c * t))
 }
 
-/// An element the rotation kernels work on: float64 or complex128.
-pub trait Elem: Copy + Words {
-    const ZERO: Self;
+/// An element the rotation kernels work on: float64 or complex128. Sums and products
+/// are the reductions' `Ring`; these are what a rotation needs besides.
+pub trait Elem: Ring {
     fn abs2(self) -> f64;
     /// `acc + conj(a) * b`.
     fn conj_mul_add(acc: Self, a: Self, b: Self) -> Self;
-    fn add(self, y: Self) -> Self;
     fn abs(self) -> f64;
     fn scale(self, k: f64) -> Self;
     /// The unit phase `conj(self) / |self|` that turns `self` real and positive.
     fn phase_to_real(self, abs: f64) -> Self;
-    fn mul(self, y: Self) -> Self;
 }
 
 impl Elem for f64 {
-    const ZERO: f64 = 0.0;
     #[inline(always)]
     fn abs2(self) -> f64 {
         self * self
@@ -82,10 +80,6 @@ impl Elem for f64 {
     #[inline(always)]
     fn conj_mul_add(acc: f64, a: f64, b: f64) -> f64 {
         acc + a * b
-    }
-    #[inline(always)]
-    fn add(self, y: f64) -> f64 {
-        self + y
     }
     #[inline(always)]
     fn abs(self) -> f64 {
@@ -99,14 +93,9 @@ impl Elem for f64 {
     fn phase_to_real(self, abs: f64) -> f64 {
         self / abs
     }
-    #[inline(always)]
-    fn mul(self, y: f64) -> f64 {
-        self * y
-    }
 }
 
 impl Elem for c128 {
-    const ZERO: c128 = c128::new(0.0, 0.0);
     #[inline(always)]
     fn abs2(self) -> f64 {
         self.re * self.re + self.im * self.im
@@ -119,12 +108,8 @@ impl Elem for c128 {
         )
     }
     #[inline(always)]
-    fn add(self, y: c128) -> c128 {
-        c128::new(self.re + y.re, self.im + y.im)
-    }
-    #[inline(always)]
     fn abs(self) -> f64 {
-        self.re.hypot(self.im)
+        complex::abs(self)
     }
     #[inline(always)]
     fn scale(self, k: f64) -> c128 {
@@ -133,13 +118,6 @@ impl Elem for c128 {
     #[inline(always)]
     fn phase_to_real(self, abs: f64) -> c128 {
         c128::new(self.re / abs, -self.im / abs)
-    }
-    #[inline(always)]
-    fn mul(self, y: c128) -> c128 {
-        c128::new(
-            self.re * y.re - self.im * y.im,
-            self.re * y.im + self.im * y.re,
-        )
     }
 }
 
@@ -181,6 +159,7 @@ mod gpu_kernels {
         block_dim, block_idx, block_idx_y, grid_dim, ld_shared_words, shfl_xor_words, smem_addr,
         smem_generic, st_shared_words, sync_threads, sync_threads_or, thread_idx,
     };
+    use crate::reduction::Words;
 
     /// The three sums a pair's rotation needs, reduced together.
     #[repr(C)]
