@@ -11,6 +11,17 @@ The names follow NumPy; GPU-specific ones follow CuPy (``gpupy.cuda.Device``,
 ``gpupy.cuda.Event``, ``gpupy.get_default_memory_pool()``).
 """
 
+# The modules import what they use at their tops, never inside functions, and without
+# cycles: each imports only from the lines above its own.
+#   _gpupy (the Rust extension); _methods, _dtypes, config, cuda
+#   _creation                 array, asarray, empty, zeros, full, *_like, eye
+#   _indexing                 take, put, where, nonzero, ... (the gather/select kernels)
+#   _math, _manipulation      ufuncs and their compositions; shapes, joins, splits
+#   _ranges, then _matrices   arange, linspace, logspace, meshgrid; tri, diag, diagflat
+#   _reduction, _scan, _sorting
+#   _linalg, then linalg; _array_api (on _math and cuda)
+# This package module imports them all and re-exports their public names.
+
 from numpy import (  # dtypes are NumPy's own objects, so dtype=np.float32 and gp.float32 agree
     bool_,
     complex64,
@@ -32,7 +43,10 @@ from gpupy import cuda
 from gpupy._gpupy import ndarray
 from gpupy._creation import array, asarray, asnumpy, empty, full, ones, zeros
 from gpupy import _creation, _manipulation
-from gpupy._creation import *  # noqa: F401,F403  (creation routines)
+from gpupy._creation import *  # noqa: F401,F403  (creation from shapes, values, data)
+from gpupy import _ranges, _matrices
+from gpupy._ranges import *  # noqa: F401,F403  (numerical ranges)
+from gpupy._matrices import *  # noqa: F401,F403  (diag, diagflat, tri)
 from gpupy._manipulation import *  # noqa: F401,F403  (shape manipulation, joins, splits)
 from gpupy import _math
 from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)
@@ -127,4 +141,6 @@ from gpupy import config, linalg  # noqa: E402
 
 __all__ += ["can_cast", "finfo", "iinfo", "result_type", "vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config"]
 
-__all__ += [n for n in _creation.__all__ + _manipulation.__all__ if n not in __all__]
+__all__ += [
+    n for n in _creation.__all__ + _ranges.__all__ + _matrices.__all__ + _manipulation.__all__ if n not in __all__
+]

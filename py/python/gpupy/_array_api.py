@@ -5,7 +5,7 @@ fft) join when those land; the linalg extension is ``gpupy.linalg``, and ``matmu
 
 import numpy
 
-from gpupy import _math
+from gpupy import _math, cuda
 
 __array_api_version__ = "2024.12"
 
@@ -71,13 +71,9 @@ class _Info:
         return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self):
-        from gpupy import cuda
-
         return cuda.Device()
 
     def devices(self):
-        from gpupy import cuda
-
         return [cuda.Device(i) for i in range(cuda.runtime.getDeviceCount())]
 
     def default_dtypes(self, *, device=None):

@@ -21,15 +21,10 @@ import operator
 import numpy
 
 from gpupy import _gpupy
+from gpupy._creation import asarray
 from gpupy._gpupy import ndarray
 
 __all__ = ["argwhere", "compress", "extract", "flatnonzero", "nonzero", "put", "take", "where"]
-
-
-def _asarray(a):
-    from gpupy._creation import asarray
-
-    return asarray(a)
 
 
 def _check_mode(mode):
@@ -60,9 +55,10 @@ def _indices(indices, n, mode):
         if mode != "raise" and indices.size:
             if n == 0:
                 raise IndexError("cannot do a non-empty take from an empty axes.")
-            from gpupy._math import clip, remainder
-
-            indices = remainder(indices, n) if mode == "wrap" else clip(indices, 0, n - 1)
+            if mode == "wrap":
+                indices = _gpupy.remainder(indices, n)
+            else:  # clip, as gpupy.clip(indices, 0, n - 1) computes it
+                indices = _gpupy.minimum(_gpupy.maximum(indices, 0), n - 1)
         return indices
     idx = numpy.asarray(indices)
     if (idx.size == 0 and idx.dtype.kind not in "iu") or idx.dtype.kind == "b":
@@ -90,7 +86,7 @@ def _into(out, r):
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of ``a`` at ``indices`` along ``axis`` (of the flattened array when
     ``None``), as ``numpy.take``; always a new array."""
-    a = _asarray(a)
+    a = asarray(a)
     if axis is None:
         n = a.size
     else:
@@ -137,14 +133,14 @@ def where(condition, x=None, y=None):
 
 def nonzero(a):
     """The indices of the nonzero elements of ``a``: one int64 array per axis, in C order."""
-    a = _asarray(a)
+    a = asarray(a)
     r = _gpupy._nonzero(a)
     return tuple(r[k] for k in range(a.ndim))
 
 
 def argwhere(a):
     """The indices of the nonzero elements of ``a`` as an ``(N, a.ndim)`` array."""
-    a = _asarray(a)
+    a = asarray(a)
     if a.ndim == 0:
         # NumPy: argwhere(atleast_1d(a))[:, :0].
         return _gpupy._nonzero(_gpupy._flat(a)).T[:, :0]
@@ -153,13 +149,13 @@ def argwhere(a):
 
 def flatnonzero(a):
     """The indices of the nonzero elements of the flattened ``a``."""
-    return _gpupy._nonzero(_gpupy._flat(_asarray(a)))[0]
+    return _gpupy._nonzero(_gpupy._flat(asarray(a)))[0]
 
 
 def compress(condition, a, axis=None, out=None):
     """The slices of ``a`` along ``axis`` (the flattened ``a`` when ``None``) where the 1-d
     ``condition`` is true, as ``numpy.compress``."""
-    cond = _asarray(condition)
+    cond = asarray(condition)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
     return take(a, _gpupy._nonzero(cond)[0], axis=axis, out=out)
@@ -168,5 +164,5 @@ def compress(condition, a, axis=None, out=None):
 def extract(condition, arr):
     """The elements of ``arr`` where ``condition`` is true, both flattened, as
     ``numpy.extract``."""
-    cond = _gpupy._flat(_asarray(condition))
-    return take(_gpupy._flat(_asarray(arr)), _gpupy._nonzero(cond)[0])
+    cond = _gpupy._flat(asarray(condition))
+    return take(_gpupy._flat(asarray(arr)), _gpupy._nonzero(cond)[0])

@@ -14,16 +14,11 @@ import operator
 
 import numpy
 
-from gpupy import _gpupy
-from gpupy._gpupy import ndarray
-
-
-def _arr(x):
-    if isinstance(x, ndarray):
-        return x
-    from gpupy._creation import asarray
-
-    return asarray(x)
+from gpupy import _gpupy, _reduction
+from gpupy._creation import asarray as _arr, copy, empty, full, ones, zeros
+from gpupy._indexing import where as _where
+from gpupy._manipulation import copyto, swapaxes
+from gpupy._sorting import sort
 
 
 def _result_type(*arrays):
@@ -52,8 +47,6 @@ def _sum_dtype(dtype):
 
 def _sum_last(x, dtype=None):
     """``x.sum(axis=-1)`` as ``x @ ones``: the GEMV path for floats, exact for integers."""
-    from gpupy._creation import ones
-
     dtype = numpy.dtype(x.dtype if dtype is None else dtype)
     if x.dtype != dtype:
         x = x.astype(dtype)
@@ -114,8 +107,6 @@ def _not_aligned(a, b, da, db):
 def _exact_out(out, shape, dtype):
     """``out`` when it is what NumPy's ``dot`` accepts (the result's shape and dtype,
     C-contiguous), a new array when ``out`` is None."""
-    from gpupy._creation import empty
-
     if out is None:
         return empty(shape, dtype=dtype)
     if tuple(out.shape) != tuple(shape) or out.dtype != dtype or not out.flags.c_contiguous:
@@ -224,8 +215,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     dt = _sum_dtype(a.dtype) if dtype is None else numpy.dtype(dtype)
     r = _sum_last(d, dt)
     if out is not None:
-        from gpupy._manipulation import copyto
-
         copyto(out, r)
         return out
     return r
@@ -449,12 +438,8 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         lab = [c for k, c in enumerate(lab) if k not in axes]
     r = x.transpose([lab.index(c) for c in out_labels])
     if out is not None:
-        from gpupy._manipulation import copyto
-
         copyto(out, r, casting=casting)
         return out
-    from gpupy._creation import copy
-
     return copy(r) if r.ndim else r
 
 
@@ -488,9 +473,7 @@ def _abs2_sum(x, axes):
 
 
 def _reduce(name, x, axis):
-    import gpupy
-
-    return getattr(gpupy, name)(x, axis=axis)
+    return getattr(_reduction, name)(x, axis=axis)
 
 
 def _keep(r, x_ndim, axes, keepdims):
@@ -560,8 +543,6 @@ def _matrix_norm(x, axes, ord):
         if ord == "nuc":
             return _reduce("sum", s, -1)
         if ord == 2 and s.shape[-1] == 0:  # NumPy: 0 for an empty matrix, -2 raises
-            from gpupy._creation import zeros
-
             return zeros(s.shape[:-1], dtype=s.dtype)
         return _reduce("max" if ord == 2 else "min", s, -1)
     absx = _gpupy.absolute(x)
@@ -597,9 +578,6 @@ def _singular_values(x):
     underflow); the singular values are then the norms of the orthogonalized rows.
     As NumPy (LAPACK): a matrix with a NaN raises ``LinAlgError``, one with an infinity
     gets NaN singular values."""
-    from gpupy import _reduction
-    from gpupy._creation import empty, full
-
     x = _arr(x)
     if x.dtype == numpy.float16:
         raise TypeError("array type float16 is unsupported in linalg")
@@ -639,17 +617,9 @@ def _singular_values(x):
     return s.astype(real, copy=False)
 
 
-def _where(cond, x, y):
-    from gpupy._indexing import where
-
-    return where(cond, x, y)
-
-
 def svdvals(x, /):
     """NumPy's ``linalg.svdvals``: the singular values of each matrix in the last two
     axes, in descending order."""
-    from gpupy._sorting import sort
-
     s = _singular_values(_float_of(_arr(x)))
     return sort(s, axis=-1)[..., ::-1]
 
@@ -692,8 +662,6 @@ def matrix_transpose(x, /):
     x = _arr(x)
     if x.ndim < 2:
         raise ValueError("matrix_transpose requires at least 2 dimensions")
-    from gpupy._manipulation import swapaxes
-
     return swapaxes(x, -1, -2)
 
 

@@ -13,8 +13,8 @@ import operator
 
 import numpy
 
-from gpupy import _gpupy
-from gpupy._creation import _shape, asarray, empty, empty_like
+from gpupy import _gpupy, _indexing
+from gpupy._creation import asarray, empty, empty_like
 from gpupy._gpupy import ndarray
 
 try:  # NumPy >= 2.0
@@ -463,10 +463,9 @@ def repeat(a, repeats, axis=None):
     # output, which splits into (i1 - i0, r) along the axis.
     edges = numpy.flatnonzero(numpy.diff(counts)) + 1
     bounds = [0, *edges.tolist(), n]
-    take = _gather_take() if len(bounds) - 1 > _MAX_RUN_COPIES else None
-    if take is not None:
+    if len(bounds) - 1 > _MAX_RUN_COPIES:
         idx = numpy.repeat(numpy.arange(n, dtype=numpy.intp), counts)
-        return take(a, asarray(idx), axis=axis)
+        return _indexing.take(a, asarray(idx), axis=axis)
     o = 0
     for i0, i1 in zip(bounds[:-1], bounds[1:]):
         r = int(counts[i0])
@@ -481,7 +480,7 @@ def repeat(a, repeats, axis=None):
     return out
 
 
-# Beyond this many strided copies, a gather kernel (``take``) is used when there is one.
+# Beyond this many strided copies, the gather kernel (``take``) is used.
 _MAX_RUN_COPIES = 32
 
 
@@ -499,22 +498,13 @@ def _runs(idx):
     return runs
 
 
-def _gather_take():
-    try:
-        from gpupy._indexing import take
-    except ImportError:  # pragma: no cover - indexing not built in
-        return None
-    return take
-
-
 def _take_runs(a, idx, axis):
     """``a`` gathered along ``axis`` at the host integer indices ``idx`` (all in range):
     runs of constant step are copied as strided views; many short runs go to ``take``."""
     idx = [int(i) for i in idx]
     runs = _runs(idx)
-    take = _gather_take() if len(runs) > _MAX_RUN_COPIES else None
-    if take is not None:
-        return take(a, asarray(numpy.asarray(idx, dtype=numpy.intp)), axis=axis)
+    if len(runs) > _MAX_RUN_COPIES:
+        return _indexing.take(a, asarray(numpy.asarray(idx, dtype=numpy.intp)), axis=axis)
     return _copy_runs(a, idx, axis, runs)
 
 

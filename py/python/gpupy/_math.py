@@ -7,6 +7,11 @@ import numpy
 from gpupy import _gpupy
 from gpupy._gpupy import ndarray
 
+# Private aliases: this module has no __all__, so ``from gpupy._math import *`` in
+# gpupy/__init__.py exports each of its public names.
+from gpupy._creation import asarray as _asarray, zeros as _zeros
+from gpupy._indexing import where as _where
+
 # Every ufunc gpupy has kernels for, under NumPy's name.
 _UFUNC_NAMES = [
     "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "power",
@@ -41,12 +46,6 @@ def divmod(x1, x2, out=None):
     return floor_divide(x1, x2, out=q_out), remainder(x1, x2, out=r_out)  # noqa: F821
 
 
-def _asarray(x):
-    from gpupy._creation import asarray
-
-    return asarray(x)
-
-
 def real(val):
     """The real part: a view for complex arrays, the array itself otherwise."""
     return _asarray(val).real
@@ -65,10 +64,8 @@ def angle(z, deg=False):
 
 
 def zeros_like_float(z):
-    from gpupy._creation import zeros
-
     dt = z.dtype if z.dtype.kind == "f" else numpy.dtype(numpy.float64)
-    return zeros(z.shape, dt)
+    return _zeros(z.shape, dt)
 
 
 def around(a, decimals=0, out=None):
@@ -113,8 +110,6 @@ def clip(a, a_min=None, a_max=None, out=None):
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, infinities to ``posinf``/``neginf`` (the dtype's extremes by default)."""
-    from gpupy._indexing import where
-
     x = _asarray(x)
     if x.dtype.kind not in "fc":
         return x.copy() if copy else x
@@ -128,9 +123,9 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     info = numpy.finfo(x.dtype)
     posinf = info.max if posinf is None else posinf
     neginf = info.min if neginf is None else neginf
-    r = where(isnan(x), nan, x)  # noqa: F821
-    r = where(isposinf(r), posinf, r)
-    r = where(isneginf(r), neginf, r)
+    r = _where(isnan(x), nan, x)  # noqa: F821
+    r = _where(isposinf(r), posinf, r)
+    r = _where(isneginf(r), neginf, r)
     r = r.astype(x.dtype, copy=False)
     if copy:
         return r

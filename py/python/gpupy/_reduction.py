@@ -15,24 +15,16 @@ import warnings
 
 import numpy
 
-from gpupy import _gpupy, _methods
+from gpupy import _gpupy, _indexing, _math, _methods
+from gpupy._creation import asarray as _asarray, full
 from gpupy._gpupy import ndarray
+from gpupy._manipulation import _normalize_axis_tuple, broadcast_to, copyto
 
 _NO_VALUE = numpy._NoValue
 
 
-def _asarray(a):
-    if isinstance(a, ndarray):
-        return a
-    from gpupy._creation import asarray
-
-    return asarray(a)
-
-
 def _axes(axis, ndim):
     """``axis`` as a sorted tuple of distinct non-negative axes (None: all)."""
-    from gpupy._manipulation import _normalize_axis_tuple
-
     if axis is None:
         return tuple(range(ndim))
     return tuple(sorted(_normalize_axis_tuple(axis, ndim)))
@@ -53,8 +45,6 @@ def _finish(r, dtype, out):
         raise TypeError("out must be a gpupy.ndarray")
     if out.shape != r.shape:
         raise ValueError(f"output parameter has shape {out.shape}, the reduction's result has shape {r.shape}")
-    from gpupy._manipulation import copyto
-
     copyto(out, r, casting="unsafe")
     return out
 
@@ -90,9 +80,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, w
     _no_where(where, "sum")
     _, r, _ = _run(a, "sum", axis, keepdims, dtype)
     r = _finish(r, dtype, None)
-    from gpupy._math import add
-
-    return _finish(_with_initial(r, initial, add), None, out)
+    return _finish(_with_initial(r, initial, _math.add), None, out)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
@@ -100,9 +88,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, 
     _no_where(where, "prod")
     _, r, _ = _run(a, "prod", axis, keepdims, dtype)
     r = _finish(r, dtype, None)
-    from gpupy._math import multiply
-
-    return _finish(_with_initial(r, initial, multiply), None, out)
+    return _finish(_with_initial(r, initial, _math.multiply), None, out)
 
 
 def _is_inexact(a, dtype=None):
@@ -118,10 +104,7 @@ def _inexact(dtype):
 
 
 def _replace_nan(a, value):
-    from gpupy._math import isnan
-    from gpupy._indexing import where
-
-    return where(isnan(a), numpy.asarray(value, a.dtype)[()], a)
+    return _indexing.where(_math.isnan(a), numpy.asarray(value, a.dtype)[()], a)
 
 
 def _nan_ring(op, plain, a, axis, dtype, out, keepdims, initial, where, identity):
@@ -133,9 +116,8 @@ def _nan_ring(op, plain, a, axis, dtype, out, keepdims, initial, where, identity
         return plain(_replace_nan(a, identity), axis, dtype, out, keepdims, initial, where)
     _no_where(where, op)
     _, r, _ = _run(a, op, axis, keepdims, dtype)
-    from gpupy._math import add, multiply
-
-    return _finish(_with_initial(_finish(r, dtype, None), initial, add if identity == 0 else multiply), None, out)
+    combine = _math.add if identity == 0 else _math.multiply
+    return _finish(_with_initial(_finish(r, dtype, None), initial, combine), None, out)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
@@ -168,11 +150,9 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = _asarray(a)
     if dtype is not None and not _inexact(dtype):
         # NumPy sums in the integer (or bool) dtype, then divides and casts back.
-        from gpupy._math import divide
-
         dtype = numpy.dtype(dtype)
         s = sum(a, axis, dtype, None, keepdims)
-        return _finish(divide(s, _reduced_size(a, _axes(axis, a.ndim))), dtype, out)
+        return _finish(_math.divide(s, _reduced_size(a, _axes(axis, a.ndim))), dtype, out)
     a, r, axes = _run(a, "mean", axis, keepdims, dtype)
     if _reduced_size(a, axes) == 0:
         warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
@@ -260,14 +240,12 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """Weighted average (NumPy's ``average``)."""
-    from gpupy._math import multiply, divide
-
     a = _asarray(a)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         if returned:
             count = _reduced_size(a, _axes(axis, a.ndim))
-            scl = _gpupy_full(avg.shape, count, avg.dtype)
+            scl = full(avg.shape, count, dtype=avg.dtype)
             return avg, scl
         return avg
     w = _asarray(weights)
@@ -288,19 +266,11 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     wsum = sum(w.astype(result_dtype), axis, keepdims=keepdims)
     if bool(any(wsum == 0)):
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    total = sum(multiply(a.astype(result_dtype), w.astype(result_dtype)), axis, keepdims=keepdims)
-    avg = divide(total, wsum)
+    total = sum(_math.multiply(a.astype(result_dtype), w.astype(result_dtype)), axis, keepdims=keepdims)
+    avg = _math.divide(total, wsum)
     if returned:
-        from gpupy._manipulation import broadcast_to
-
         return avg, broadcast_to(wsum, avg.shape).copy()
     return avg
-
-
-def _gpupy_full(shape, value, dtype):
-    from gpupy._creation import full
-
-    return full(shape, value, dtype=dtype)
 
 
 # Extremes --------------------------------------------------------------------------
@@ -318,13 +288,11 @@ def _extreme(op, a, axis, out, keepdims, initial, where):
                 f"zero-size array to reduction operation {_NUMPY_UFUNC[op]} which has no identity")
         shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape)) if keepdims else \
             tuple(n for d, n in enumerate(a.shape) if d not in axes)
-        return _finish(_gpupy_full(shape, initial, a.dtype), None, out)
+        return _finish(full(shape, initial, dtype=a.dtype), None, out)
     if op.startswith("nan") and not _is_inexact(a):
         op = op[3:]
     _, r, _ = _run(a, op, axis, keepdims)
-    from gpupy._math import fmax, fmin, maximum, minimum
-
-    combine = {"min": minimum, "max": maximum, "nanmin": fmin, "nanmax": fmax}[op]
+    combine = {"min": _math.minimum, "max": _math.maximum, "nanmin": _math.fmin, "nanmax": _math.fmax}[op]
     return _finish(_with_initial(r, initial, combine), None, out)
 
 
@@ -354,10 +322,8 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True
 
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range (maximum - minimum) over the given axes (NumPy's ``ptp``)."""
-    from gpupy._math import subtract
-
     a = _asarray(a)
-    return _finish(subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims)), None, out)
+    return _finish(_math.subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims)), None, out)
 
 
 def _arg(op, a, axis, out, keepdims):

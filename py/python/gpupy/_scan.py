@@ -14,8 +14,9 @@ import warnings
 import numpy
 
 from gpupy import _gpupy, _methods
-from gpupy._creation import asarray, empty, full
+from gpupy._creation import asarray, empty, full, zeros
 from gpupy._gpupy import ndarray
+from gpupy._indexing import where
 from gpupy._manipulation import _normalize_axis, broadcast_to, concatenate
 
 _NUMPY_SCAN = {"sum": numpy.cumsum, "prod": numpy.cumprod}
@@ -47,8 +48,6 @@ def _accumulate(op, nan, a, axis, dtype, out):
     res = _result_dtype(op, dtype, a.dtype)
     if nan and a.dtype.kind in "fc" and res.kind not in "fc":
         # NumPy replaces NaN before converting to a non-float result dtype.
-        from gpupy._indexing import where
-
         a = where(_gpupy.isnan(a), _IDENTITY[op], a).astype(a.dtype)
         nan = False
     if out is not None:
@@ -179,8 +178,6 @@ def bincount(x, weights=None, minlength=0):
         weights = asarray(weights)
     if x.ndim == 1 and x.size == 0 and x.dtype.kind in "biu" and (weights is None or weights.shape == x.shape):
         # NumPy returns int64 zeros for empty input, weights or not.
-        from gpupy._creation import zeros
-
         return zeros(minlength, dtype=numpy.int64)
     return _gpupy._bincount(x, weights, minlength)
 

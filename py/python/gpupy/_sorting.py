@@ -13,12 +13,17 @@ ufuncs, all on the GPU; only NumPy's argument checks and a few scalars (``q``,
 """
 
 import operator
+import warnings
 from collections import namedtuple
 
 import numpy
 
-from gpupy import _gpupy, _methods
+from gpupy import _gpupy, _math, _methods
+from gpupy._creation import asarray, empty, full
 from gpupy._gpupy import ndarray
+from gpupy._indexing import flatnonzero, take, where
+from gpupy._manipulation import _normalize_axis_tuple, concatenate, moveaxis
+from gpupy._ranges import arange
 
 try:
     from numpy.exceptions import AxisError
@@ -46,12 +51,6 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def _asarray(a):
-    from gpupy._creation import asarray
-
-    return asarray(a)
-
-
 def _normalize_axis(axis, ndim):
     axis = operator.index(axis)
     if not -ndim <= axis < ndim:
@@ -73,7 +72,7 @@ def _check_kind(kind, stable, order):
 
 
 def _sort(a, axis, argsort):
-    a = _asarray(a)
+    a = asarray(a)
     if axis is None:
         return _gpupy._sort(a, None, argsort)
     if a.ndim == 0 and argsort:
@@ -128,7 +127,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     ones before and larger ones after. gpupy sorts fully (a valid partition).
 
     .. seealso:: numpy.partition"""
-    a = _asarray(a)
+    a = asarray(a)
     _check_kth(kth, a, axis, kind, order)
     return _sort(a, axis, False)
 
@@ -137,7 +136,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """The indices that partition ``a`` (see ``partition``): a full stable argsort.
 
     .. seealso:: numpy.argpartition"""
-    a = _asarray(a)
+    a = asarray(a)
     if a.ndim == 0 and axis is not None:
         # NumPy partitions a 0-d array as the 1-d array [a].
         return argpartition(a.reshape(1), kth, 0, kind, order)
@@ -147,7 +146,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 def _as_device(x):
     """``x`` as a gpupy array, Python and NumPy scalars keeping NumPy's weak or strong type."""
-    return x if isinstance(x, ndarray) else _asarray(x)
+    return x if isinstance(x, ndarray) else asarray(x)
 
 
 def searchsorted(a, v, side="left", sorter=None):
@@ -159,7 +158,7 @@ def searchsorted(a, v, side="left", sorter=None):
     .. seealso:: numpy.searchsorted"""
     if side not in ("left", "right"):
         raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
-    a = _asarray(a)
+    a = asarray(a)
     if a.ndim != 1:
         raise ValueError("object too deep for desired array")
     host_v = v if isinstance(v, ndarray) else numpy.asarray(v)
@@ -167,15 +166,13 @@ def searchsorted(a, v, side="left", sorter=None):
     dtype = numpy.result_type(a.dtype, v if isinstance(v, (int, float, complex)) else host_v.dtype)
     if dtype.kind not in "biufc" and dtype.name != "bfloat16":
         raise TypeError(f"searchsorted: gpupy has no kernels for dtype {dtype}")
-    values = _asarray(host_v) if not isinstance(host_v, ndarray) else host_v
+    values = asarray(host_v) if not isinstance(host_v, ndarray) else host_v
     if sorter is not None:
         s = sorter if isinstance(sorter, ndarray) else numpy.asarray(sorter)
         if s.dtype.kind not in "iu":
             raise TypeError("sorter must only contain integers")
         if s.size != a.size:
             raise ValueError("sorter.size must equal a.size")
-        from gpupy._indexing import take
-
         try:
             a = take(a, s.reshape(-1) if isinstance(s, ndarray) else s.ravel())
         except IndexError:
@@ -192,8 +189,6 @@ def _unique_sorted(ar, need_perm):
     flat = ar.reshape(-1)
     if not need_perm:
         return _gpupy._sort(flat, None, False), None
-    from gpupy._indexing import take
-
     perm = _gpupy._sort(flat, None, True)
     return take(flat, perm), perm
 
@@ -202,18 +197,15 @@ def _run_starts(s, equal_nan):
     """Positions in the sorted 1-d ``s`` where a new value starts (int64). With
     ``equal_nan``, all NaNs (for complex: values with a NaN part, which sort last) are one
     value, as in NumPy 2."""
-    import gpupy as gp
-
     n = s.size
-    mask = gp.empty(n, dtype=numpy.bool_)
+    mask = empty(n, dtype=numpy.bool_)
     mask[:1] = True
     if n > 1:
-        new = gp.not_equal(s[1:], s[:-1])
+        new = _math.not_equal(s[1:], s[:-1])
         if equal_nan and s.dtype.kind in "fc":
-            new = gp.logical_and(new, gp.logical_not(gp.logical_and(gp.isnan(s[1:]), gp.isnan(s[:-1]))))
+            both_nan = _math.logical_and(_math.isnan(s[1:]), _math.isnan(s[:-1]))
+            new = _math.logical_and(new, _math.logical_not(both_nan))
         mask[1:] = new
-    from gpupy._indexing import flatnonzero
-
     return flatnonzero(mask)
 
 
@@ -223,32 +215,29 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     counts. NaNs count as one value unless ``equal_nan=False``.
 
     .. seealso:: numpy.unique"""
-    import gpupy as gp
-    from gpupy._indexing import take
-
-    ar = _asarray(ar)
+    ar = asarray(ar)
     if axis is not None:
         raise NotImplementedError("gpupy.unique supports axis=None (the flattened array) so far")
     n = ar.size
     s, perm = _unique_sorted(ar, return_index or return_inverse)
-    starts = _run_starts(s, equal_nan) if n else gp.empty(0, dtype=numpy.int64)
+    starts = _run_starts(s, equal_nan) if n else empty(0, dtype=numpy.int64)
     values = take(s, starts) if n else s
     extra = []
     if return_index:
-        extra.append(take(perm, starts) if n else gp.empty(0, dtype=numpy.int64))
+        extra.append(take(perm, starts) if n else empty(0, dtype=numpy.int64))
     if return_inverse:
-        inv = gp.empty(n, dtype=numpy.int64)
+        inv = empty(n, dtype=numpy.int64)
         if n:
             # Sorted position p belongs to the last run starting at or before p.
-            ids = searchsorted(starts, gp.arange(n, dtype=numpy.int64), side="right") - 1
+            ids = searchsorted(starts, arange(n, dtype=numpy.int64), side="right") - 1
             inv[perm] = ids
         extra.append(inv.reshape(ar.shape))
     if return_counts:
         if n:
-            ends = gp.concatenate([starts[1:], gp.asarray(numpy.array([n], dtype=numpy.int64))])
+            ends = concatenate([starts[1:], asarray(numpy.array([n], dtype=numpy.int64))])
             extra.append(ends - starts)
         else:
-            extra.append(gp.empty(0, dtype=numpy.int64))
+            extra.append(empty(0, dtype=numpy.int64))
     return (values, *extra) if extra else values
 
 
@@ -278,8 +267,6 @@ def unique_all(x, /):
 def _rows_last(a, axis):
     """``a`` with the reduced axes moved last and merged into one, sorted along it, and
     the shape of the kept axes. ``axis`` None, an int or a tuple of ints."""
-    from gpupy._manipulation import _normalize_axis_tuple
-
     if axis is None:
         axes = tuple(range(a.ndim))
     else:
@@ -316,21 +303,15 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     slice, or the mean of the two middle ones; NaN where a slice has a NaN.
 
     .. seealso:: numpy.median"""
-    import gpupy as gp
-
-    a = _asarray(a)
+    a = asarray(a)
     with numpy.errstate(all="ignore"):
-        import warnings
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             dtype = numpy.median(numpy.ones(2, dtype=a.dtype)).dtype  # NumPy's result dtype
     s, kept_shape, axes, n = _rows_last(a, axis)
     if n == 0:
-        import warnings
-
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
-        result = gp.full(kept_shape, numpy.nan, dtype=dtype)
+        result = full(kept_shape, numpy.nan, dtype=dtype)
         return _finish(result, out, keepdims, (), a, axes, kept_shape)
     h = n // 2
     # Averages in NumPy's mean accumulator: float32 for float16, else the result dtype.
@@ -340,11 +321,11 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         result = hi
     else:
         lo = s[..., h - 1].astype(acc)
-        result = gp.true_divide(gp.add(lo, hi), 2)
+        result = _math.true_divide(_math.add(lo, hi), 2)
     result = result.astype(dtype)
     if a.dtype.kind in "fc":
         last = s[..., n - 1]
-        result = gp.where(gp.isnan(last), last.astype(dtype), result)
+        result = where(_math.isnan(last), last.astype(dtype), result)
     return _finish(result, out, keepdims, (), a, axes, kept_shape)
 
 
@@ -388,10 +369,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 
 def _quantile(a, q, qh, axis, out, keepdims):
-    import gpupy as gp
-    from gpupy._indexing import take
-
-    a = _asarray(a)
+    a = asarray(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     if qh.ndim > 2:
@@ -423,8 +401,8 @@ def _quantile(a, q, qh, axis, out, keepdims):
 
     def gather(idx):
         # (kept..., nq) -> (q..., kept...)
-        g = take(s, gp.asarray(idx.reshape(-1).astype(numpy.int64)), axis=-1)
-        g = gp.moveaxis(g, -1, 0)
+        g = take(s, asarray(idx.reshape(-1).astype(numpy.int64)), axis=-1)
+        g = moveaxis(g, -1, 0)
         return g.reshape(qshape + kept_shape)
 
     lo = gather(prev)
@@ -438,18 +416,18 @@ def _quantile(a, q, qh, axis, out, keepdims):
             use_hi = t >= 0.5
         else:
             rs = qshape + (1,) * len(kept_shape)
-            t = gp.asarray(gamma.reshape(rs))
-            omt = gp.asarray((1 - gamma).reshape(rs))
-            use_hi = gp.asarray((gamma >= 0.5).reshape(rs))
+            t = asarray(gamma.reshape(rs))
+            omt = asarray((1 - gamma).reshape(rs))
+            use_hi = asarray((gamma >= 0.5).reshape(rs))
         diff = hi - lo
         low_side = lo + diff * t
         rd = low_side.dtype
-        high_side = gp.subtract(hi.astype(rd), (diff * omt).astype(rd))
-        result = gp.where(use_hi, high_side, low_side)
+        high_side = _math.subtract(hi.astype(rd), (diff * omt).astype(rd))
+        result = where(use_hi, high_side, low_side)
     result = result.astype(dtype)
     if a.dtype.kind in "fc":
         last = s[..., n - 1]
-        result = gp.where(gp.isnan(last), last.astype(dtype), result)
+        result = where(_math.isnan(last), last.astype(dtype), result)
     return _finish(result, out, keepdims, front, a, axes, kept_shape)
 
 
