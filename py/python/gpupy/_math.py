@@ -12,18 +12,14 @@ from gpupy._gpupy import ndarray
 from gpupy._creation import asarray as _asarray, zeros as _zeros
 from gpupy._indexing import where as _where
 
-# Every ufunc gpupy has kernels for, under NumPy's name.
-_UFUNC_NAMES = [
-    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "power",
-    "float_power", "arctan2", "hypot", "copysign", "nextafter", "maximum", "minimum", "fmax",
-    "fmin", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
-    "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
-    "left_shift", "right_shift", "negative", "positive", "absolute", "reciprocal", "square",
-    "sign", "conjugate", "logical_not", "invert", "isnan", "isinf", "isfinite", "signbit",
-    "floor", "ceil", "trunc", "rint", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2",
-    "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
-    "tanh", "arcsinh", "arccosh", "arctanh", "deg2rad", "rad2deg",
-]
+# Every ufunc gpupy has kernels for, under NumPy's name: the extension's UFUNC_NAMES;
+# from an extension built without that tuple, every ufunc object it exports, in the
+# order it registers them (the kernels' op tables: binary ops, then unary ones). The
+# scan can go once every build of the extension has UFUNC_NAMES.
+_UFUNC_NAMES = getattr(_gpupy, "UFUNC_NAMES", None)
+if _UFUNC_NAMES is None:
+    _UFUNC_NAMES = [name for name, obj in vars(_gpupy).items() if isinstance(obj, _gpupy.ufunc)]
+_UFUNC_NAMES = list(_UFUNC_NAMES)
 globals().update({name: getattr(_gpupy, name) for name in _UFUNC_NAMES})
 ufunc = _gpupy.ufunc
 
