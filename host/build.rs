@@ -1,6 +1,9 @@
-//! Builds the kernel crate for `nvptx64-nvidia-cuda`, links CUDA's libdevice into it,
-//! lowers it to PTX, and assembles that PTX to cubins for the GPUs gpupy is tuned on.
-//! All three are embedded in the host library; see `src/module.rs` for which one loads.
+//! Builds the kernel crate for `nvptx64-nvidia-cuda` once per module of the registry
+//! (`gpupy_kernels::modules::MODULES`, read here as a build dependency), links CUDA's
+//! libdevice into each, lowers it to PTX for the module's architecture, and assembles
+//! that PTX to cubins for the GPUs gpupy is tuned on. Each module's PTX and cubins are
+//! embedded in the host library (`images.rs`); `src/module.rs` loads a module on the
+//! first launch of one of its kernels.
 //!
 //! Every kernel is also checked here: `ptxas -v` must report no stack frame and no
 //! spills, since local memory in these kernels means a slow path nobody asked for.
@@ -12,29 +15,15 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// PTX is emitted for this virtual architecture, so the driver can compile it for any GPU
-/// from Volta on.
-const PTX_ARCH: &str = "sm_70";
-/// Cubins built ahead of time, so these GPUs load without a JIT step (a cubin runs on GPUs
-/// of the same major version). Other GPUs compile the PTX once; the driver caches it.
-const CUBIN_ARCHS: &[&str] = &["sm_90"];
-/// Kernels that need sm_80 (tensor-core `mma.sync` shapes, `cp.async`, `ldmatrix`): the
-/// sm_70 module cannot hold them, so they are cut out of it into a module of their own,
-/// emitted as PTX for this architecture plus cubins for `CUBIN_ARCHS`; the host loads
-/// it only on GPUs of compute capability 8.0 and up.
-const SM80_PREFIX: &str = "gpupy_mma_";
-const SM80_ARCH: &str = "sm_80";
-/// Kernels that need sm_90 (the float64 `mma.sync` shapes Hopper runs at its full FP64
-/// tensor-core rate): a third module, PTX for sm_90 plus its cubin, loaded on compute
-/// capability 9.0 and up.
-const SM90_PREFIX: &str = "gpupy_mma90_";
-const SM90_ARCH: &str = "sm_90";
-/// Kernels that need sm_90a (Hopper's warpgroup `wgmma`, which no other target has): a
-/// fourth module, assembled for sm_90a only and loaded on compute capability 9.0 exactly
-/// (an sm_90a cubin runs nowhere else).
-const SM90A_PREFIX: &str = "gpupy_wgmma_";
-const SM90A_ARCH: &str = "sm_90a";
+use gpupy_kernels::modules::MODULES;
+use gpupy_kernels::registry::{Arch, ModuleSpec};
 
+/// PTX of the sm_70 modules is emitted for this virtual architecture, so the driver can
+/// compile it for any GPU from Volta on; other modules use their own (`registry::Arch`).
+const PTX_ARCH: &str = "sm_70";
+/// Cubins built ahead of time, so Hopper GPUs load without a JIT step (a cubin runs on
+/// GPUs of the same major version). Other GPUs compile the PTX once; the driver caches it.
+const CUBIN_ARCH: &str = "sm_90";
 /// Kernels allowed a stack frame: libdevice's sin/cos/tan reduce huge arguments
 /// (Payne-Hanek) through a small local array, touched only for |x| beyond about 1e5.
 /// CUDA's own sinf does the same. Spills are never allowed.
@@ -96,87 +85,147 @@ fn main() {
         );
     }
     let cuda = find_cuda_nvcc();
-    let libdevice = cuda.join("nvvm/libdevice/libdevice.10.bc");
-    let ptxas = cuda.join("bin/ptxas");
+    let tools = Tools {
+        llvm_bin,
+        libdevice: cuda.join("nvvm/libdevice/libdevice.10.bc"),
+        ptxas: cuda.join("bin/ptxas"),
+    };
 
-    let bitcode = build_kernel_bitcode(&kernels, &out);
-    let linked = out.join("kernels.linked.bc");
-    let optimized = out.join("kernels.opt.bc");
-    let ptx = out.join("kernels.ptx");
-    run(Command::new(llvm_bin.join("llvm-link"))
-        .arg(&bitcode)
-        .arg(&libdevice)
+    // One module after another through cargo (they share its target dir and lock); the
+    // LLVM and ptxas stages of each run on a thread of their own meanwhile.
+    let target_dir = out.join("kernels-target");
+    let reports: Vec<String> = std::thread::scope(|s| {
+        let mut stages = Vec::new();
+        for spec in MODULES.iter() {
+            let bc = out.join(format!("{}.bc", spec.name));
+            build_kernel_bitcode(&kernels, &target_dir, spec.name, &bc);
+            let (tools, out) = (&tools, &out);
+            stages.push(s.spawn(move || lower_module(tools, spec, &bc, out)));
+        }
+        stages
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| fail("a module's build thread panicked")))
+            .collect()
+    });
+    std::fs::write(out.join("ptxas.txt"), reports.concat()).unwrap();
+    std::fs::write(out.join("stack_allowed.txt"), LIBDEVICE_TRIG.join("\n")).unwrap();
+    write_images(&out);
+}
+
+/// The LLVM tools (from the toolchain's `llvm-tools`) and CUDA's (from the wheel).
+struct Tools {
+    llvm_bin: PathBuf,
+    libdevice: PathBuf,
+    ptxas: PathBuf,
+}
+
+/// `module.bc` -> + libdevice -> optimized -> PTX for the module's architecture ->
+/// cubins; checks that the PTX holds exactly the module's registered kernels and that
+/// no kernel uses local memory. Skipped when the outputs are newer than the bitcode
+/// (cargo found the module unchanged). Returns the ptxas reports.
+fn lower_module(tools: &Tools, spec: &ModuleSpec, bc: &Path, out: &Path) -> String {
+    let stem = spec.name;
+    let arch = spec.arch.name();
+    let ptx = out.join(format!("{stem}.ptx"));
+    let report_file = out.join(format!("{stem}.ptxas.txt"));
+    let modified = |p: &Path| p.metadata().and_then(|m| m.modified()).ok();
+    if let (Some(b), Some(r)) = (modified(bc), modified(&report_file))
+        && r > b
+    {
+        return std::fs::read_to_string(&report_file).unwrap_or_default();
+    }
+    let linked = out.join(format!("{stem}.linked.bc"));
+    let optimized = out.join(format!("{stem}.opt.bc"));
+    run(Command::new(tools.llvm_bin.join("llvm-link"))
+        .arg(bc)
+        .arg(&tools.libdevice)
         .arg("--only-needed")
         .arg("-o")
         .arg(&linked));
-    run(Command::new(llvm_bin.join("opt"))
+    run(Command::new(tools.llvm_bin.join("opt"))
         .args(["-O3"])
         .arg(&linked)
         .arg("-o")
         .arg(&optimized));
-    let full = out.join("kernels.full.ptx");
-    run(Command::new(llvm_bin.join("llc"))
+    let raw = out.join(format!("{stem}.raw.ptx"));
+    // Every module is lowered for sm_70 (the newer instructions are inline PTX, which
+    // LLVM passes through), then `retarget` names the module's own target and ISA.
+    run(Command::new(tools.llvm_bin.join("llc"))
         .args(["-O3", &format!("-mcpu={PTX_ARCH}")])
         .arg(&optimized)
         .arg("-o")
-        .arg(&full));
-    let text = std::fs::read_to_string(&full).unwrap();
-    let (rest, sm90a) = split_entries(&text, SM90A_PREFIX);
-    let (rest, sm90) = split_entries(&rest, SM90_PREFIX);
-    let (main, sm80) = split_entries(&rest, SM80_PREFIX);
-    std::fs::write(&ptx, main).unwrap();
-    let ptx80 = out.join("kernels_sm80.ptx");
-    std::fs::write(&ptx80, retarget(&sm80, SM80_ARCH, (7, 0))).unwrap();
-    // The sm_90 float64 mma shapes need PTX ISA 7.8.
-    let ptx90 = out.join("kernels_sm90.ptx");
-    std::fs::write(&ptx90, retarget(&sm90, SM90_ARCH, (7, 8))).unwrap();
-    // wgmma needs PTX ISA 8.0.
-    let ptx90a = out.join("kernels_sm90a.ptx");
-    std::fs::write(&ptx90a, retarget(&sm90a, SM90A_ARCH, (8, 0))).unwrap();
-    std::fs::write(out.join("stack_allowed.txt"), LIBDEVICE_TRIG.join("\n")).unwrap();
-
-    for arch in CUBIN_ARCHS {
-        let mut reports = String::new();
-        for (src, stem) in [(&ptx, "kernels"), (&ptx80, "kernels_sm80")] {
-            let cubin = out.join(format!("{stem}.{arch}.cubin"));
-            reports.push_str(&assemble(&ptxas, src, arch, &cubin, &["--split-compile=0"]));
-        }
-        std::fs::write(out.join(format!("ptxas.{arch}.txt")), &reports).unwrap();
+        .arg(&raw));
+    let text = std::fs::read_to_string(&raw).unwrap();
+    check_entries(spec, &text);
+    std::fs::write(&ptx, retarget(&text, arch, spec.arch.ptx_isa())).unwrap();
+    let mut report = String::new();
+    for target in cubin_archs(spec.arch) {
+        let cubin = out.join(format!("{stem}.{target}.cubin"));
+        let extra: &[&str] = match (spec.arch, *target) {
+            (Arch::Sm70 | Arch::Sm80, CUBIN_ARCH) => &["--split-compile=0"],
+            _ => &[],
+        };
+        report.push_str(&assemble(&tools.ptxas, &ptx, target, &cubin, extra));
     }
-    let [report, report_a] = [
-        (&ptx90, SM90_ARCH, "kernels_sm90"),
-        (&ptx90a, SM90A_ARCH, "kernels_sm90a"),
-    ]
-    .map(|(src, arch, stem)| {
-        assemble(
-            &ptxas,
-            src,
-            arch,
-            &out.join(format!("{stem}.{arch}.cubin")),
-            &[],
-        )
-    });
     // ptxas serializes wgmma (waits after every instruction) when it cannot prove the
     // pipeline safe; that is a slow path nobody asked for.
-    if report_a.contains("serialized") {
+    if spec.arch == Arch::Sm90a && report.contains("serialized") {
+        fail(&format!("ptxas serialized wgmma in {stem}:\n{report}"));
+    }
+    std::fs::write(&report_file, &report).unwrap();
+    report
+}
+
+/// The cubins built for a module of `arch`: sm_90 for every module that can run there
+/// (so Hopper loads without a JIT step; a cubin runs on GPUs of its major version), and
+/// for the sm_80 module an sm_80 one too, only as a check that it assembles for the
+/// GPUs that JIT it from the PTX.
+fn cubin_archs(arch: Arch) -> &'static [&'static str] {
+    match arch {
+        Arch::Sm70 | Arch::Sm90 => &[CUBIN_ARCH],
+        Arch::Sm80 => &[CUBIN_ARCH, "sm_80"],
+        Arch::Sm90a => &["sm_90a"],
+    }
+}
+
+/// Fails the build unless the module's PTX defines exactly the kernels its table
+/// declares: a declared kernel that was not compiled, or an entry point that no table
+/// lists, is a build error.
+fn check_entries(spec: &ModuleSpec, ptx: &str) {
+    let compiled: std::collections::BTreeSet<&str> = ptx
+        .lines()
+        .filter_map(|l| l.split(".entry ").nth(1))
+        .map(|rest| rest.trim().trim_end_matches('(').trim())
+        .collect();
+    let declared: std::collections::BTreeSet<&str> = spec.kernels.iter().copied().collect();
+    let missing: Vec<_> = declared.difference(&compiled).collect();
+    let extra: Vec<_> = compiled.difference(&declared).collect();
+    if !missing.is_empty() || !extra.is_empty() {
         fail(&format!(
-            "ptxas serialized wgmma on {SM90A_ARCH}:\n{report_a}"
+            "module {}: declared but not compiled: {missing:?}; compiled but not declared: {extra:?}",
+            spec.name
         ));
     }
-    let all = out.join(format!("ptxas.{SM90_ARCH}.txt"));
-    let mut reports = std::fs::read_to_string(&all).unwrap_or_default();
-    reports.push_str(&report);
-    reports.push_str(&report_a);
-    std::fs::write(all, reports).unwrap();
-    // The sm_80 module must also assemble for its own architecture (A100-class GPUs
-    // JIT it from the PTX).
-    assemble(
-        &ptxas,
-        &ptx80,
-        SM80_ARCH,
-        &out.join("kernels_sm80.sm_80.cubin"),
-        &[],
-    );
+}
+
+/// `images.rs`: every module's PTX and cubins as statics, in `MODULES` order, for
+/// `src/module.rs` to embed.
+fn write_images(out: &Path) {
+    let mut code = String::from("/// Every module's images, in `MODULES` order.\npub static IMAGES: [Image; MODULE_COUNT] = [\n");
+    for spec in MODULES.iter() {
+        let stem = spec.name;
+        let ptx = if spec.arch == Arch::Sm90a {
+            "None".to_string()
+        } else {
+            format!("Some(concat!(include_str!(concat!(env!(\"OUT_DIR\"), \"/{stem}.ptx\")), \"\\0\"))")
+        };
+        let cubin = if spec.arch == Arch::Sm90a { "sm_90a" } else { CUBIN_ARCH };
+        code.push_str(&format!(
+            "    Image {{ ptx: {ptx}, cubin_sm90: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{stem}.{cubin}.cubin\")) }},\n"
+        ));
+    }
+    code.push_str("];\n");
+    std::fs::write(out.join("images.rs"), code).unwrap();
 }
 
 /// `ptxas -v -O3` of `src` for `arch` into `cubin`; fails the build on any spill or stack
@@ -190,40 +239,6 @@ fn assemble(ptxas: &Path, src: &Path, arch: &str, cubin: &Path, extra: &[&str]) 
         .arg(cubin));
     check_no_local_memory(&report, arch);
     report
-}
-
-/// Splits PTX text into (the module without the entries whose names start with `prefix`,
-/// the module with only those entries). The header and global declarations go to both;
-/// `.func` helpers (libdevice's) only to the first, since the picked entries call none
-/// (ptxas would report an undefined function if one did). An item runs from its
-/// `.entry`/`.func` line to the first line that is exactly `}` (how LLVM ends a body) or,
-/// for a `.func` prototype, `;`.
-fn split_entries(ptx: &str, prefix: &str) -> (String, String) {
-    let (mut main, mut picked) = (String::new(), String::new());
-    // Where the current item goes (to_main, to_picked); None outside items.
-    let mut inside: Option<(bool, bool)> = None;
-    for line in ptx.split_inclusive('\n') {
-        if inside.is_none() {
-            if let Some(rest) = line.split(".entry ").nth(1) {
-                let mine = rest.trim_start().starts_with(prefix);
-                inside = Some((!mine, mine));
-            } else if !line.starts_with("//") && line.contains(".func ") {
-                inside = Some((true, false));
-            }
-        }
-        let (to_main, to_picked) = inside.unwrap_or((true, true));
-        if to_main {
-            main.push_str(line);
-        }
-        if to_picked {
-            picked.push_str(line);
-        }
-        let end = line.trim_end();
-        if inside.is_some() && (end == "}" || end == ";") {
-            inside = None;
-        }
-    }
-    (main, picked)
 }
 
 /// PTX text retargeted to `arch`, with a `.version` of at least `min` (the sm_80
@@ -245,11 +260,13 @@ fn retarget(ptx: &str, arch: &str, min: (u32, u32)) -> String {
         .collect()
 }
 
-/// `cargo rustc` on the kernel crate for nvptx64, emitting LLVM bitcode so libdevice can
-/// be linked in. `immediate-abort` (for `core` too) turns every panic into `trap`, so the
-/// module refers to no `core::panicking` function that would be left unresolved.
-fn build_kernel_bitcode(kernels: &Path, out: &Path) -> PathBuf {
-    let target_dir = out.join("kernels-target");
+/// `cargo rustc` on the kernel crate for nvptx64 with `module`'s feature, emitting the
+/// fat-LTO'd LLVM bitcode of that module's entry points to `bc` (so libdevice can be
+/// linked in). `immediate-abort` (for `core` too) turns every panic into `trap`, so the
+/// module refers to no `core::panicking` function that would be left unresolved. Every
+/// module shares one target dir (`core` is built once); cargo skips a module whose
+/// sources did not change, and leaves `bc` as it was.
+fn build_kernel_bitcode(kernels: &Path, target_dir: &Path, module: &str, bc: &Path) {
     // The rustup proxy from PATH, not `$CARGO`: it picks the pinned nightly from
     // rust-toolchain.toml even when the outer build runs on another toolchain.
     let mut cmd = Command::new("cargo");
@@ -267,25 +284,17 @@ fn build_kernel_bitcode(kernels: &Path, out: &Path) -> PathBuf {
             "--target",
             "nvptx64-nvidia-cuda",
             "-Zbuild-std=core",
+            "--features",
+            module,
         ])
         .arg("--target-dir")
-        .arg(&target_dir)
-        .args(["--", "--emit=llvm-bc"]);
+        .arg(target_dir)
+        .arg("--")
+        .arg(format!("--emit=llvm-bc={}", bc.display()));
     run(&mut cmd);
-    let deps = target_dir.join("nvptx64-nvidia-cuda/release/deps");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&deps)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with("gpupy_kernels-") && name.ends_with(".bc")
-        })
-        .collect();
-    // Several hashes can coexist in the target dir; the newest is this build's.
-    found.sort_by_key(|p| p.metadata().and_then(|m| m.modified()).ok());
-    found
-        .pop()
-        .unwrap_or_else(|| fail(&format!("no kernel bitcode in {}", deps.display())))
+    if !bc.exists() {
+        fail(&format!("no kernel bitcode at {}", bc.display()));
+    }
 }
 
 /// The folder holding `bin/ptxas` and `nvvm/libdevice/libdevice.10.bc`.

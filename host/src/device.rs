@@ -4,12 +4,14 @@
 //! `&'static Device` is handed out freely).
 
 use std::cell::Cell;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use cudarc::driver::{result, sys};
 
 use crate::error::{Error, Result, check};
-use crate::module::Kernels;
+use gpupy_kernels::registry::Kernel;
+
+use crate::module::{Function, Kernels};
 use crate::pool::Pool;
 
 /// What `cudaGetDeviceProperties` reports that gpupy uses or exposes.
@@ -22,6 +24,8 @@ pub struct Properties {
     pub total_global_mem: usize,
     pub max_threads_per_block: i32,
     pub shared_mem_per_block: i32,
+    /// The most dynamic shared memory a kernel may opt in to, per block.
+    pub shared_mem_per_block_optin: i32,
     pub warp_size: i32,
     pub l2_cache_size: i32,
     pub clock_rate_khz: i32,
@@ -35,7 +39,6 @@ pub struct Device {
     pub props: Properties,
     pub pool: Pool,
     kernels: OnceLock<Kernels>,
-    kernels_init: Mutex<()>,
 }
 
 // SAFETY: a CUcontext handle may be used from any thread (it is bound per thread with
@@ -197,6 +200,7 @@ impl Device {
             })?,
             max_threads_per_block: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
             shared_mem_per_block: attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?,
+            shared_mem_per_block_optin: attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
             warp_size: attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
             l2_cache_size: attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?,
             clock_rate_khz: attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE)?,
@@ -209,7 +213,6 @@ impl Device {
             props,
             pool: Pool::default(),
             kernels: OnceLock::new(),
-            kernels_init: Mutex::new(()),
         })
     }
 
@@ -226,19 +229,21 @@ impl Device {
         Ok(())
     }
 
-    /// The kernel module, loaded on the first call.
+    /// This device's kernels (each module loads on the first use of one of its kernels).
     #[inline]
     pub fn kernels(&self) -> Result<&Kernels> {
-        if let Some(k) = self.kernels.get() {
-            return Ok(k);
-        }
-        let _guard = self.kernels_init.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(k) = self.kernels.get() {
-            return Ok(k);
-        }
+        Ok(self.kernels.get_or_init(|| {
+            let p = &self.props;
+            Kernels::new(p.major, p.minor, p.shared_mem_per_block_optin)
+        }))
+    }
+
+    /// The function of kernel `k`, with this device's context bound (its module is
+    /// loaded on first use).
+    #[inline]
+    pub fn kernel(&self, k: Kernel) -> Result<Function> {
         self.bind()?;
-        let k = Kernels::load(self.props.major, self.props.minor)?;
-        Ok(self.kernels.get_or_init(|| k))
+        self.kernels()?.get(k)
     }
 
     /// Waits for all work queued on this device.

@@ -2,7 +2,8 @@
 //!
 //! - `device`: the driver (loaded at run time), devices and their contexts;
 //! - `pool`: the caching device-memory pool, one per device;
-//! - `module`: the embedded kernels, loaded once per context, functions looked up once;
+//! - `module`: the embedded kernel modules, each loaded on first use, functions looked
+//!   up once; `launch`: the one launch builder; `table`: the op tables as host enums;
 //! - `dtype`, `layout`: dtypes, shapes, strides, broadcasting and views (pure Rust);
 //! - `array`: the N-d strided array over a shared device buffer;
 //! - `ops`: one function per operation, each choosing and launching kernels;
@@ -15,10 +16,12 @@ pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod event;
+pub mod launch;
 pub mod layout;
 pub mod module;
 pub mod ops;
 pub mod pool;
+pub mod table;
 
 pub use array::Array;
 pub use dtype::DType;

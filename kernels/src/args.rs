@@ -77,7 +77,7 @@ pub struct Reduce {
     /// 1: one warp per output (short slices), else one block per (output, split).
     pub warp_per_output: u32,
     pub _pad: u32,
-    pub finish: crate::reduction::Finish,
+    pub finish: crate::reduce::reduction::Finish,
     pub kept: Strided<1>,
 }
 

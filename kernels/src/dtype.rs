@@ -75,6 +75,9 @@ macro_rules! dtype_index {
 }
 crate::for_each_dtype!(dtype_index);
 
+/// How many dtypes have kernels (bfloat16 is the last).
+pub const NDTYPES: usize = <bf16 as DTypeIndex>::INDEX + 1;
+
 /// Every element type: what a kernel needs to know without knowing the op.
 pub trait Element: Copy + 'static {
     const ZERO: Self;

@@ -9,7 +9,7 @@
 use core::arch::asm;
 use core::arch::nvptx;
 
-use crate::reduction::Words;
+use crate::reduce::reduction::Words;
 
 core::arch::global_asm!(".extern .shared .align 16 .b8 gpupy_smem[];");
 
@@ -243,3 +243,23 @@ pub unsafe fn ld_shared_words<T: Words>(addr: u32) -> T {
     // SAFETY: all words written; the caller stored a T there.
     unsafe { v.assume_init() }
 }
+
+/// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16), so
+/// that every index into a register array is a constant: LLVM's unroller gives up on the
+/// larger nests here, and a run-time index sends the array to local memory. Nests
+/// multiply the code the compiler sees: keep them shallow. (Used by the matmul engines.)
+macro_rules! unroll {
+    ($i:ident in 0..$n:expr => $body:block) => {{
+        const { assert!($n <= 16) };
+        unroll!(@ $i, $n, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    }};
+    (@ $i:ident, $n:expr, $body:block; $($k:literal)*) => {{
+        $(
+            if $k < $n {
+                let $i: usize = $k;
+                $body
+            }
+        )*
+    }};
+}
+pub(crate) use unroll;

@@ -1,14 +1,17 @@
 //! gpupy's GPU kernels, written in Rust and compiled to PTX by rustc's NVPTX backend.
 //!
-//! The crate has two lives. Built for `nvptx64-nvidia-cuda` (by `host/build.rs`) it is
-//! `no_std` and its `entry` points become the PTX module. Built for the host it is an
-//! ordinary rlib: the host crate reads the op/dtype tables and the launch structs from
-//! it, and `cargo test` checks the scalar semantics of every op on the CPU.
+//! The crate has two lives. Built for `nvptx64-nvidia-cuda` (by `host/build.rs`, once
+//! per module with that module's cargo feature) it is `no_std` and the chosen family's
+//! entry points become one PTX module. Built for the host it is an ordinary rlib: the
+//! host reads the registry, the op/dtype tables and the launch structs from it, and
+//! `cargo test` checks the meaning of every op on the CPU.
 //!
-//! Layout: `table` lists every op and dtype once; `ops` gives each op its meaning per
-//! dtype; `args` holds the `#[repr(C)]` structs passed by value at launch; `gpu` wraps
-//! the few PTX instructions Rust has no words for; `elementwise`, `reduce`, `scan`,
-//! `histogram` and `matmul` are the generic kernel bodies; the entry points are stamped out at their ends.
+//! Layout: one folder per kernel family (`elementwise`, `reduce`, `scan`, `sort`,
+//! `index`, `histogram`, `matmul`, `linalg`), each with its meaning (plain Rust, tested
+//! on the CPU), a `gpu` engine (GPU only) and, in its `mod.rs`, its kernel table and
+//! handles. Shared by all: `registry` (modules, handles) and `modules` (the list of
+//! modules), `table`/`loops` (the op lists), `dtype`, `args` (the `#[repr(C)]` launch
+//! structs) and `gpu` (device helpers: thread indices, shuffles, shared memory, `unroll!`).
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 #![feature(f16)]
 #![cfg_attr(
@@ -17,34 +20,23 @@
 )]
 
 pub mod args;
-pub mod creation;
 pub mod dtype;
-pub mod gemm;
+pub mod loops;
+pub mod modules;
+pub mod registry;
+pub mod table;
+
+pub mod elementwise;
 pub mod histogram;
 pub mod index;
-pub mod loops;
-pub mod mma_layout;
-pub mod ops;
-pub mod reduction;
+pub mod linalg;
+pub mod matmul;
+pub mod reduce;
 pub mod scan;
-pub mod search;
 pub mod sort;
-pub mod svd;
-pub mod table;
-pub mod wgmma_layout;
 
 #[cfg(target_arch = "nvptx64")]
-mod elementwise;
-#[cfg(target_arch = "nvptx64")]
 mod gpu;
-#[cfg(target_arch = "nvptx64")]
-mod matmul;
-#[cfg(target_arch = "nvptx64")]
-mod mma;
-#[cfg(target_arch = "nvptx64")]
-mod reduce;
-#[cfg(target_arch = "nvptx64")]
-mod wgmma;
 
 /// A panic on the GPU cannot unwind: stop the kernel with `trap`, which the host sees as
 /// a launch failure on the next synchronizing call.

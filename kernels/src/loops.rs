@@ -2,15 +2,33 @@
 //! output dtypes of each kernel, as indices in `for_each_dtype!` order. The output dtype
 //! is read off the op's `Out` type, so it cannot disagree with the kernels.
 
-use crate::dtype::{DTypeIndex, bf16, c64, c128};
-use crate::ops::{self, BinaryOp, UnaryOp};
-use crate::reduction::{self, Reduction};
+use crate::dtype::{DTypeIndex, NDTYPES, bf16, c64, c128};
+use crate::elementwise::ops::{self, BinaryOp, UnaryOp};
+use crate::reduce::reduction::{self, Reduction};
 
 /// One kernel's dtypes: all inputs share `input`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Loop {
     pub input: usize,
     pub output: usize,
+}
+
+/// The entry of each (op, dtype) loop within a loop part, `u16::MAX` where the op has
+/// no loop for the dtype: loops are numbered op by op, in each op's dtype order, as
+/// `loop_names!` lists them.
+pub const fn loop_slots<const OPS: usize>(loops: &[(&str, &[Loop])]) -> [[u16; NDTYPES]; OPS] {
+    let mut out = [[u16::MAX; NDTYPES]; OPS];
+    let (mut op, mut n) = (0, 0u16);
+    while op < OPS {
+        let mut k = 0;
+        while k < loops[op].1.len() {
+            out[op][loops[op].1[k].input] = n;
+            n += 1;
+            k += 1;
+        }
+        op += 1;
+    }
+    out
 }
 
 macro_rules! binary_loops {

@@ -150,11 +150,3 @@ macro_rules! for_each_reduce_op {
         }
     };
 }
-
-/// The float dtypes with matmul kernels: `(EnumName, rust_type)`.
-#[macro_export]
-macro_rules! for_each_float_dtype {
-    ($m:ident $(, $extra:tt)*) => {
-        $m! { [$($extra)*] (Float32, f32) (Float64, f64) }
-    };
-}

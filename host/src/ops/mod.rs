@@ -1,22 +1,19 @@
-//! One function per operation. Each checks its inputs (dtypes, shapes, devices), picks a
-//! kernel variant and launch size, and launches on the device's stream. Kernels assume
+//! One function per operation, one folder per kernel family (the same families as
+//! `kernels/src/`): `elementwise` (ufuncs, casts, copies, fills, `arange`), `reduce`,
+//! `scan`, `sort`, `index`, `histogram`, `matmul`, `linalg`. Each function checks its
+//! inputs (dtypes, shapes, devices), picks a kernel by its registry handle and a launch
+//! size, and launches through `launch::Launch`. Kernels assume
 //! what these functions check: every offset a launch can produce lies inside its buffer,
 //! which holds because every `Array` layout fits its buffer (see `layout`).
 
-pub mod copy;
-pub mod creation;
 pub mod elementwise;
-pub mod fill;
 pub mod histogram;
-pub mod indexing;
+pub mod index;
+pub mod linalg;
 pub mod matmul;
-pub mod mma;
 pub mod reduce;
 pub mod scan;
 pub mod sort;
-pub mod svd;
-
-use std::ffi::c_void;
 
 use gpupy_kernels::args::{MAX_DIMS, Strided};
 
@@ -25,6 +22,7 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::coalesce;
+use elementwise::copy;
 
 /// `f` on `a` converted to its compute dtype (bfloat16: float32), the result brought
 /// back by [`from_compute`].
@@ -113,11 +111,6 @@ pub(crate) fn elementwise_args<const N: usize>(
     let permuted: [Vec<isize>; N] =
         std::array::from_fn(|k| order.iter().map(|&a| strides[k][a]).collect());
     strided_args(&shape, std::array::from_fn(|k| permuted[k].as_slice()))
-}
-
-/// A kernel parameter: a pointer to the value, as `cuLaunchKernel` wants it.
-pub(crate) fn arg<T>(v: &mut T) -> *mut c_void {
-    (v as *mut T).cast()
 }
 
 #[cfg(test)]

@@ -1,0 +1,198 @@
+//! The one launch builder: every kernel launch of gpupy goes through [`Launch`].
+//!
+//! ```ignore
+//! Launch::new(device, elementwise::cast(from, to, true))?
+//!     .grid(blocks).block(256)
+//!     .arg(args).arg(src_ptr).arg(dst_ptr)
+//!     .run()
+//! ```
+//!
+//! The builder takes the kernel by its registry handle (so the kernel exists in a loaded
+//! module), copies each argument's bytes into a parameter buffer in order, checks the
+//! launch shape against the device's limits (grid, block, dynamic shared memory, the
+//! parameter space), binds the device's context, and launches on the stream (today the
+//! legacy default stream). The `unsafe` of a launch lives here alone.
+//!
+//! What the builder cannot check is each kernel's own contract: that the arguments
+//! match its parameter list in number, order and types (they are the `#[repr(C)]`
+//! structs of `gpupy_kernels::args` and the families' launch structs, device pointers
+//! and scalars, named at each kernel's entry point), and that every element the kernel
+//! will touch lies inside its allocation. The ops check layouts against their buffers
+//! before they build a launch (see `ops/mod.rs`); every `Array` layout fits its buffer.
+
+use std::ffi::c_void;
+use std::mem::{MaybeUninit, align_of, size_of};
+
+use cudarc::driver::{result, sys};
+use gpupy_kernels::registry::Kernel;
+
+use crate::device::Device;
+use crate::error::{Error, Result, check};
+use crate::module::Function;
+
+/// Bytes of kernel parameters a launch may pass (CUDA's classic 4 KiB limit).
+const PARAM_BYTES: usize = 4096;
+/// Parameters a launch may pass.
+const MAX_PARAMS: usize = 32;
+
+/// A kernel launch being built; see the module docs.
+#[must_use = "a launch does nothing until `run`"]
+pub struct Launch<'d> {
+    device: &'d Device,
+    kernel: Kernel,
+    f: Function,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared: u32,
+    stream: sys::CUstream,
+    /// The arguments' bytes, each at an offset aligned for its type.
+    buf: [MaybeUninit<u128>; PARAM_BYTES / 16],
+    offsets: [usize; MAX_PARAMS],
+    count: usize,
+    used: usize,
+    /// An argument that did not fit: reported by `run`.
+    overflow: bool,
+}
+
+impl<'d> Launch<'d> {
+    /// A launch of `kernel` on `device`: one block of one thread until set otherwise.
+    pub fn new(device: &'d Device, kernel: Kernel) -> Result<Launch<'d>> {
+        let f = device.kernel(kernel)?;
+        Ok(Launch {
+            device,
+            kernel,
+            f,
+            grid: (1, 1, 1),
+            block: (1, 1, 1),
+            shared: 0,
+            stream: std::ptr::null_mut(),
+            buf: [MaybeUninit::uninit(); PARAM_BYTES / 16],
+            offsets: [0; MAX_PARAMS],
+            count: 0,
+            used: 0,
+            overflow: false,
+        })
+    }
+
+    /// A one-dimensional grid of `blocks` blocks.
+    pub fn grid(self, blocks: u32) -> Self {
+        self.grid3((blocks, 1, 1))
+    }
+
+    pub fn grid3(mut self, grid: (u32, u32, u32)) -> Self {
+        self.grid = grid;
+        self
+    }
+
+    /// Blocks of `threads` threads in x.
+    pub fn block(mut self, threads: u32) -> Self {
+        self.block = (threads, 1, 1);
+        self
+    }
+
+    /// Bytes of dynamic shared memory per block.
+    pub fn shared(mut self, bytes: u32) -> Self {
+        self.shared = bytes;
+        self
+    }
+
+    /// The next kernel parameter: a scalar, a device pointer (`u64` or a raw pointer) or
+    /// one of the `#[repr(C)]` launch structs, copied by value.
+    pub fn arg<T: Copy>(mut self, value: T) -> Self {
+        let align = align_of::<T>().max(1);
+        let at = self.used.next_multiple_of(align);
+        if self.count == MAX_PARAMS || at + size_of::<T>() > PARAM_BYTES || align > 16 {
+            self.overflow = true;
+            return self;
+        }
+        // SAFETY: `at + size_of::<T>() <= PARAM_BYTES` (checked above), so the write
+        // stays inside `buf`; `buf` is 16-byte aligned and `at` a multiple of T's
+        // alignment (at most 16), so the destination is aligned for T.
+        unsafe {
+            let dst = self.buf.as_mut_ptr().cast::<u8>().add(at).cast::<T>();
+            dst.write(value);
+        }
+        self.offsets[self.count] = at;
+        self.count += 1;
+        self.used = at + size_of::<T>();
+        self
+    }
+
+    /// The next kernel parameter as raw bytes aligned to their own size (a scalar of a
+    /// dtype known only at run time: 1, 2, 4, 8 or 16 bytes).
+    pub fn arg_bytes(mut self, bytes: &[u8]) -> Self {
+        let align = bytes.len().clamp(1, 16);
+        let at = self.used.next_multiple_of(align);
+        if self.count == MAX_PARAMS || at + bytes.len() > PARAM_BYTES {
+            self.overflow = true;
+            return self;
+        }
+        // SAFETY: `at + bytes.len() <= PARAM_BYTES` (checked above): the copy stays
+        // inside `buf`, which does not overlap `bytes`.
+        unsafe {
+            let dst = self.buf.as_mut_ptr().cast::<u8>().add(at);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
+        }
+        self.offsets[self.count] = at;
+        self.count += 1;
+        self.used = at + bytes.len();
+        self
+    }
+
+    /// Checks the launch against the device's limits and launches it.
+    pub fn run(mut self) -> Result<()> {
+        let p = &self.device.props;
+        let (g, b) = (self.grid, self.block);
+        let threads = b.0 as u64 * b.1 as u64 * b.2 as u64;
+        let bad = |what: String| {
+            Err(Error::Value(format!(
+                "launch of {:?} refused: {what} (a gpupy bug)",
+                self.kernel
+            )))
+        };
+        if g.0 == 0 || g.1 == 0 || g.2 == 0 || g.0 > i32::MAX as u32 || g.1 > 65535 || g.2 > 65535
+        {
+            return bad(format!("grid {g:?} outside the device's limits"));
+        }
+        if threads == 0 || threads > p.max_threads_per_block.max(1) as u64 || b.2 > 64 {
+            return bad(format!("block {b:?} outside the device's limits"));
+        }
+        let limit = self.device.kernels()?.shared_limit(self.kernel.module);
+        if self.shared > limit {
+            return bad(format!(
+                "{} bytes of shared memory, more than the {limit} allowed",
+                self.shared
+            ));
+        }
+        if self.overflow {
+            return bad(format!(
+                "more than {PARAM_BYTES} bytes or {MAX_PARAMS} parameters"
+            ));
+        }
+        let base = self.buf.as_mut_ptr().cast::<u8>();
+        let mut params = [std::ptr::null_mut::<c_void>(); MAX_PARAMS];
+        for (p, &at) in params.iter_mut().zip(&self.offsets[..self.count]) {
+            // SAFETY: `at` is the offset of an argument written inside `buf`.
+            *p = unsafe { base.add(at) }.cast();
+        }
+        self.device.bind()?;
+        // SAFETY: `f` is a function of a module loaded in this device's context (the
+        // handle came from the registry through `Device::kernel`), and that context is
+        // bound. `params` points at `count` initialized values that live in `buf` until
+        // this call returns (the driver copies them). The grid, block and shared-memory
+        // sizes are inside the device's limits (checked above). That the values match
+        // the kernel's parameter list and that the kernel's accesses stay inside their
+        // allocations is each caller's contract, checked in `ops/` before the launch
+        // (see the module docs).
+        check("cuLaunchKernel", unsafe {
+            result::launch_kernel(
+                self.f.0,
+                g,
+                b,
+                self.shared,
+                self.stream,
+                &mut params[..self.count],
+            )
+        })
+    }
+}

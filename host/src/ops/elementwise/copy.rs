@@ -1,0 +1,144 @@
+//! Copies between layouts and dtype conversion.
+
+use cudarc::driver::result;
+
+use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
+use crate::array::Array;
+use crate::dtype::DType;
+use crate::error::{Error, Result, check};
+use crate::layout::shape_str;
+use crate::launch::Launch;
+use crate::table::size_index;
+use gpupy_kernels as kernels;
+
+use super::contig::launch_contig;
+
+/// Copies `src` into `dst` (NumPy's `dst[...] = src`): `src` broadcasts to `dst`'s shape;
+/// dtypes must match (use `astype` first).
+pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
+    if src.dtype() != dst.dtype() {
+        return Err(Error::Type(format!(
+            "copy_into needs equal dtypes, got {} and {}",
+            src.dtype().name(),
+            dst.dtype().name()
+        )));
+    }
+    let src = src.broadcast_to(dst.shape())?;
+    if dst.size() == 0 {
+        return Ok(());
+    }
+    // A source that overlaps the destination through another view (`a[1:] = a[:-1]`)
+    // is read in full first, as NumPy does: the kernel's threads would race otherwise.
+    if src.shares_buffer(dst) && src.layout() != dst.layout() {
+        let tmp = Array::empty(src.device(), src.shape(), src.dtype())?;
+        copy_into(&src, &tmp)?;
+        return copy_into(&tmp, dst);
+    }
+    let device = dst.device();
+    same_device(&src, dst)?;
+    device.bind()?;
+    if src.layout().is_c_contiguous() && dst.layout().is_c_contiguous() {
+        // SAFETY: both ranges are nbytes long and lie inside their blocks.
+        return check("cuMemcpyDtoDAsync", unsafe {
+            result::memcpy_dtod_async(
+                dst.data_ptr(),
+                src.data_ptr(),
+                dst.nbytes(),
+                std::ptr::null_mut(),
+            )
+        });
+    }
+    let args = elementwise_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
+    let kernel = kernels::elementwise::mover(size_index(dst.dtype().itemsize()), false);
+    // (Strided<2>, src, dst): both layouts fit their buffers, so every offset from
+    // `args` is in bounds.
+    Launch::new(device, kernel)?
+        .grid(elementwise_grid(device, args.len))
+        .block(BLOCK)
+        .arg(args)
+        .arg(src.data_ptr())
+        .arg(dst.data_ptr())
+        .run()
+}
+
+/// A C-contiguous copy of `a` (or `a` itself when it already is one).
+pub fn contiguous(a: &Array) -> Result<Array> {
+    if a.layout().is_c_contiguous() && a.data_ptr().is_multiple_of(16) {
+        return Ok(a.clone());
+    }
+    let out = Array::empty(a.device(), a.shape(), a.dtype())?;
+    copy_into(a, &out)?;
+    Ok(out)
+}
+
+/// A new C-contiguous array of `dtype` with `a`'s values (NumPy's `astype`).
+pub fn astype(a: &Array, dtype: DType) -> Result<Array> {
+    let out = Array::empty(a.device(), a.shape(), dtype)?;
+    cast_into(a, &out)?;
+    Ok(out)
+}
+
+/// `dst[...] = src` with conversion to `dst`'s dtype (NumPy's unsafe casting: the caller
+/// decides what is allowed). `src` broadcasts to `dst`'s shape.
+pub fn cast_into(src: &Array, dst: &Array) -> Result<()> {
+    if src.dtype() == dst.dtype() {
+        return copy_into(src, dst);
+    }
+    let src = src.broadcast_to(dst.shape())?;
+    if dst.size() == 0 {
+        return Ok(());
+    }
+    same_device(&src, dst)?;
+    if src.shares_buffer(dst) {
+        // Different dtypes over one buffer (a view): read everything first.
+        let tmp = astype(&src, src.dtype())?;
+        return cast_into(&tmp, dst);
+    }
+    let device = dst.device();
+    let (from, to) = (src.dtype(), dst.dtype());
+    let cast = |strided| kernels::elementwise::cast(from as usize, to as usize, strided);
+    if src.layout().is_c_contiguous() && dst.layout().is_c_contiguous() {
+        return launch_contig(
+            device,
+            cast(false),
+            src.data_ptr(),
+            dst.data_ptr(),
+            dst.size() as u64,
+            from,
+            to,
+        );
+    }
+    let args = elementwise_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
+    // (Strided<2>, src, dst): both layouts fit their buffers.
+    Launch::new(device, cast(true))?
+        .grid(elementwise_grid(device, args.len))
+        .block(BLOCK)
+        .arg(args)
+        .arg(src.data_ptr())
+        .arg(dst.data_ptr())
+        .run()
+}
+
+/// Arrays of one operation must live on one device (CuPy raises ValueError too).
+pub(crate) fn same_device(a: &Array, b: &Array) -> Result<()> {
+    if a.device().id != b.device().id {
+        return Err(Error::Value(format!(
+            "arrays are on different devices ({} and {}); move one with gpupy.asarray under `with gpupy.cuda.Device(i)`",
+            a.device().id,
+            b.device().id
+        )));
+    }
+    Ok(())
+}
+
+/// NumPy's error for an output of the wrong shape.
+pub(crate) fn check_out_shape(out: &Array, shape: &[usize]) -> Result<()> {
+    if out.shape() != shape {
+        return Err(Error::Value(format!(
+            "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+            shape_str(out.shape()).replace(", ", ","),
+            shape_str(shape).replace(", ", ",")
+        )));
+    }
+    Ok(())
+}

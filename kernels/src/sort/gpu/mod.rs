@@ -1,0 +1,4 @@
+//! The sort family's kernels (compiled for the GPU only).
+
+mod radix;
+mod search;
