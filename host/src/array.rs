@@ -154,7 +154,7 @@ impl Array {
         let src = if self.layout.is_c_contiguous() {
             self.clone()
         } else {
-            crate::ops::copy::contiguous(self)?
+            crate::ops::elementwise::copy::contiguous(self)?
         };
         self.device().bind()?;
         // SAFETY: src is C-contiguous with nbytes bytes from data_ptr, inside its block.

@@ -1,7 +1,7 @@
 //! New arrays: from shapes and fill values (the dtype's bytes, prepared in Python) and
 //! from NumPy arrays.
 
-use gpupy_host::ops::fill;
+use gpupy_host::ops::elementwise::fill;
 use gpupy_host::{Array, device};
 use pyo3::prelude::*;
 

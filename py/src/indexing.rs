@@ -3,12 +3,12 @@
 //! NumPy's indexing routines from (`_take`, `_put`, `_where`, `_nonzero`, `_flat`).
 //!
 //! Host index arrays are copied to the device like any operand; every index check runs
-//! there (see `gpupy_host::ops::indexing`).
+//! there (see `gpupy_host::ops::index`).
 
 use gpupy_host::dtype::Kind;
 use gpupy_host::layout::Index;
-use gpupy_host::ops::indexing::{self as ix, Item};
-use gpupy_host::ops::{copy, fill};
+use gpupy_host::ops::index::{self as ix, Item};
+use gpupy_host::ops::elementwise::{copy, fill};
 use gpupy_host::{Array, DType};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;

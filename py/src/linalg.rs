@@ -4,7 +4,7 @@
 //! them (`einsum`, `tensordot`, norms, ...) are in `python/gpupy/_linalg.py`, which also
 //! builds singular values on `_svd_jacobi`.
 
-use gpupy_host::ops::{mma, svd};
+use gpupy_host::ops::{linalg::svd, matmul::mma};
 use pyo3::prelude::*;
 
 use crate::errors::OrRaise;

@@ -3,7 +3,7 @@
 //! functions, `arange`'s fill, and `copyto` with conversion. Axes are normalized here with
 //! NumPy's `AxisError`, so the host's own axis checks never fire.
 
-use gpupy_host::ops::{copy, creation};
+use gpupy_host::ops::elementwise::{arange as creation, copy};
 use gpupy_host::{Array, device};
 use pyo3::prelude::*;
 

@@ -2,7 +2,7 @@
 //! Python can try the other side; functions raise TypeError instead.
 
 use gpupy_host::Array;
-use gpupy_host::ops::{copy, matmul as mm};
+use gpupy_host::ops::{elementwise::copy, matmul as mm};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 

@@ -3,7 +3,7 @@
 //! borrow flag on the hot path of `a + b`.
 
 use gpupy_host::Array;
-use gpupy_host::ops::{copy, fill};
+use gpupy_host::ops::elementwise::{copy, fill};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -220,7 +220,7 @@ impl NdArray {
         let py = slf.py();
         let r = crate::ufunc::operator(
             py,
-            crate::ufunc::Op::Binary(gpupy_host::module::BinaryOp::Add),
+            crate::ufunc::Op::Binary(gpupy_host::table::BinaryOp::Add),
             &[slf.as_any(), other],
         )?;
         r.map(Py::into_any)
@@ -231,7 +231,7 @@ impl NdArray {
         let py = slf.py();
         let r = crate::ufunc::operator(
             py,
-            crate::ufunc::Op::Binary(gpupy_host::module::BinaryOp::Multiply),
+            crate::ufunc::Op::Binary(gpupy_host::table::BinaryOp::Multiply),
             &[slf.as_any(), other],
         )?;
         r.map(Py::into_any)

@@ -3,7 +3,7 @@
 //! iteration and scalar conversion), in a `#[pymethods]` block of their own.
 
 use gpupy_host::layout::{Index, Layout, resolve_shape};
-use gpupy_host::ops::{copy, fill};
+use gpupy_host::ops::elementwise::{copy, fill};
 use gpupy_host::{Array, DType};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;

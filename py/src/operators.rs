@@ -6,7 +6,7 @@
 // macro_rules expansion; the lint is about pyo3's code, not ours.
 #![allow(unsafe_op_in_unsafe_fn)]
 
-use gpupy_host::module::{BinaryOp, UnaryOp};
+use gpupy_host::table::{BinaryOp, UnaryOp};
 use pyo3::prelude::*;
 
 use crate::ndarray::NdArray;

@@ -3,7 +3,7 @@
 //! `gpupy/_reduction.py`; this takes validated axes and runs one reduction.
 
 use gpupy_host::layout::Layout;
-use gpupy_host::module::ReduceOp;
+use gpupy_host::table::ReduceOp;
 use gpupy_host::ops::reduce::{self, Finish};
 
 use pyo3::exceptions::PyValueError;

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use gpupy_host::module::{BinaryOp, UnaryOp};
+use gpupy_host::table::{BinaryOp, UnaryOp};
 use gpupy_host::ops::elementwise::{Operand, Scalar, binary, unary};
 use gpupy_host::{Array, DType, device};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -270,7 +270,7 @@ fn apply(
     {
         let s = scalar_of(py, x, loop_dtype)?;
         let dev = device::current().or_raise()?;
-        holders.push(gpupy_host::ops::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
+        holders.push(gpupy_host::ops::elementwise::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
     }
     if let Some(r) = out_of_range_comparison(py, op, args, loop_dtype, out)? {
         return Ok(r);
@@ -331,7 +331,7 @@ fn mixed_sign_comparison(
             Arg::Owned(x) => Ok(x.clone()),
             Arg::Scalar(x, Kind::Strong(d)) => {
                 let s = scalar_of(py, x, *d)?;
-                gpupy_host::ops::fill::full(device::current().or_raise()?, &[], *d, s.bytes())
+                gpupy_host::ops::elementwise::fill::full(device::current().or_raise()?, &[], *d, s.bytes())
                     .or_raise()
             }
             Arg::Scalar(..) => Err(PyTypeError::new_err(
@@ -355,7 +355,7 @@ fn mixed_sign_comparison(
     let zero = Scalar::from_bytes(DType::Int64, &[0u8; 8]).or_raise()?;
     // u OP s when s < 0: u is larger, so only >, >=, != hold.
     let when_negative = matches!(op, Greater | GreaterEqual | NotEqual);
-    let s_as_u = gpupy_host::ops::copy::astype(s, DType::UInt64).or_raise()?;
+    let s_as_u = gpupy_host::ops::elementwise::copy::astype(s, DType::UInt64).or_raise()?;
     let cmp = binary(
         op,
         DType::UInt64,
@@ -430,11 +430,11 @@ fn out_of_range_comparison(
         Less | LessEqual => array_less,
         _ => !array_less,
     };
-    let r = gpupy_host::ops::fill::full(array.device(), array.shape(), DType::Bool, &[value as u8])
+    let r = gpupy_host::ops::elementwise::fill::full(array.device(), array.shape(), DType::Bool, &[value as u8])
         .or_raise()?;
     match out {
         Some(o) => {
-            gpupy_host::ops::copy::cast_into(&r, o).or_raise()?;
+            gpupy_host::ops::elementwise::copy::cast_into(&r, o).or_raise()?;
             Ok(Some(o.clone()))
         }
         None => Ok(Some(r)),
@@ -455,7 +455,7 @@ fn check_integer_exponent(py: Python<'_>, exponent: Operand, dtype: DType) -> Py
             let a = if a.dtype() == dtype {
                 a.clone()
             } else {
-                gpupy_host::ops::copy::astype(a, dtype).or_raise()?
+                gpupy_host::ops::elementwise::copy::astype(a, dtype).or_raise()?
             };
             let lt = binary(
                 BinaryOp::Less,

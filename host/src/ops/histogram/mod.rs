@@ -5,19 +5,20 @@
 //! the bin computation, the result type of weights); these functions check what the
 //! kernels rely on (dtypes, contiguity, lengths) and launch.
 
-use std::ffi::c_void;
-
+use gpupy_kernels as kernels;
 use gpupy_kernels::histogram::{
     HIST_BLOCK, PRIVATE_COUNT_BINS, PRIVATE_WEIGHT_BINS, f64_from_key, i64_from_key,
 };
 
-use super::copy::{astype, contiguous, same_device};
-use super::{arg, elementwise_grid};
+use gpupy_kernels::registry::Kernel;
+
+use crate::launch::Launch;
+use crate::ops::elementwise::copy::{astype, contiguous, same_device};
+use crate::ops::elementwise_grid;
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{DType, Kind};
 use crate::error::{Error, Result};
-use crate::module::launch;
 
 /// The smallest and largest value of an array.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,22 +57,18 @@ pub fn minmax(a: &Array) -> Result<Extremes> {
         .flat_map(|v| v.to_le_bytes())
         .collect();
     let out = Array::from_host(device, &init, &[3], DType::UInt64)?;
-    let f = device
-        .kernels()?
-        .function(&format!("gpupy_minmax_{name}"))?;
-    let (mut x, mut n, mut o) = (src.data_ptr(), src.size() as u64, out.data_ptr());
-    device.bind()?;
-    // SAFETY: (x, n, out) is the minmax kernel's parameter list: src is C-contiguous with
+    let f = kernels::histogram::minmax(src.dtype() as usize)
+        .ok_or_else(|| Error::Type(format!("no min/max kernel for {}", src.dtype().name())))?;
+    let (x, n, o) = (src.data_ptr(), src.size() as u64, out.data_ptr());
+    // (x, n, out) is the minmax kernel's parameter list: src is C-contiguous with
     // n elements, out holds the three initialized u64; HIST_BLOCK is a multiple of 32.
-    unsafe {
-        launch(
-            f,
-            (elementwise_grid(device, n), 1, 1),
-            HIST_BLOCK,
-            0,
-            &mut [arg(&mut x), arg(&mut n), arg(&mut o)],
-        )?
-    };
+    Launch::new(device, f)?
+        .grid(elementwise_grid(device, n))
+        .block(HIST_BLOCK)
+        .arg(x)
+        .arg(n)
+        .arg(o)
+        .run()?;
     let mut bytes = [0u8; 24];
     out.to_host(&mut bytes)?;
     let word = |k: usize| u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().unwrap_or([0; 8]));
@@ -148,11 +145,12 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
     } else {
         DType::Int64
     };
-    let out = super::fill::full(device, &[nbins as usize], out_dtype, &[0; 8])?;
+    let out = crate::ops::elementwise::fill::full(device, &[nbins as usize], out_dtype, &[0; 8])?;
     if x.size() == 0 || nbins == 0 {
         return Ok(out);
     }
-    count(device, "gpupy_bincount", &xs, w.as_ref(), &out, &mut [])?;
+    let kernel = kernels::histogram::bincount(w.is_some());
+    count(device, kernel, &xs, w.as_ref(), &out, |l| l)?;
     Ok(out)
 }
 
@@ -172,8 +170,8 @@ pub fn histogram_uniform(
     scale: f64,
     div: DType,
 ) -> Result<Array> {
-    let t = float_name(x.dtype())?;
-    let d = float_name(div)?;
+    float_name(x.dtype())?;
+    float_name(div)?;
     if !(div == x.dtype() || div == DType::Float64) {
         return Err(Error::Type(format!(
             "histogram: no kernel computes {} bins in {}",
@@ -186,23 +184,14 @@ pub fn histogram_uniform(
         return Ok(out);
     }
     let e = contiguous(edges)?;
-    let (mut ep, mut lo, mut hi, mut denom, mut scale) = (e.data_ptr(), lo, hi, denom, scale);
-    let mut extra = [
-        arg(&mut ep),
-        arg(&mut lo),
-        arg(&mut hi),
-        arg(&mut denom),
-        arg(&mut scale),
-    ];
-    let name = format!("gpupy_histogram_{t}_{d}");
-    count(
-        x.device(),
-        &name,
-        &contiguous(x)?,
-        w.as_ref(),
-        &out,
-        &mut extra,
-    )?;
+    let kernel = kernels::histogram::uniform(x.dtype() as usize, div as usize, w.is_some())
+        .ok_or_else(|| {
+            Error::Type(format!("histogram: no uniform-bins kernel for {}", x.dtype().name()))
+        })?;
+    let ep = e.data_ptr();
+    count(x.device(), kernel, &contiguous(x)?, w.as_ref(), &out, |l| {
+        l.arg(ep).arg(lo).arg(hi).arg(denom).arg(scale)
+    })?;
     Ok(out)
 }
 
@@ -210,32 +199,25 @@ pub fn histogram_uniform(
 /// (int64, float32 or float64; `nbins + 1` values): NumPy's bins `[e_i, e_{i+1})`, the
 /// last one closed. Counts (int64) or sums of `weights` (float64).
 pub fn histogram_edges(x: &Array, weights: Option<&Array>, edges: &Array) -> Result<Array> {
-    let t = match x.dtype() {
-        DType::Int64 => "i64",
-        DType::Float32 => "f32",
-        DType::Float64 => "f64",
+    match x.dtype() {
+        DType::Int64 | DType::Float32 | DType::Float64 => {}
         d => {
             return Err(Error::Type(format!(
                 "histogram: edge comparisons run in int64, float32 or float64, not {}",
                 d.name()
             )));
         }
-    };
+    }
     let (w, out) = prepare(x, weights, edges)?;
     if x.size() == 0 || out.size() == 0 {
         return Ok(out);
     }
     let e = contiguous(edges)?;
-    let mut ep = e.data_ptr();
-    let name = format!("gpupy_histedges_{t}");
-    count(
-        x.device(),
-        &name,
-        &contiguous(x)?,
-        w.as_ref(),
-        &out,
-        &mut [arg(&mut ep)],
-    )?;
+    let ep = e.data_ptr();
+    let kernel = kernels::histogram::edges(x.dtype() as usize, w.is_some()).ok_or_else(|| {
+        Error::Type(format!("histogram: no edges kernel for {}", x.dtype().name()))
+    })?;
+    count(x.device(), kernel, &contiguous(x)?, w.as_ref(), &out, |l| l.arg(ep))?;
     Ok(out)
 }
 
@@ -269,7 +251,7 @@ fn prepare(x: &Array, weights: Option<&Array>, edges: &Array) -> Result<(Option<
     } else {
         DType::Int64
     };
-    let out = super::fill::full(x.device(), &[edges.size() - 1], dtype, &[0; 8])?;
+    let out = crate::ops::elementwise::fill::full(x.device(), &[edges.size() - 1], dtype, &[0; 8])?;
     Ok((w, out))
 }
 
@@ -288,11 +270,11 @@ pub(crate) fn privatize(nbins: u64, weighted: bool, n: u64, grid: u64) -> bool {
 /// nbins, private) followed by `extra`.
 fn count(
     device: &'static Device,
-    name: &str,
+    kernel: Kernel,
     x: &Array,
     w: Option<&Array>,
     out: &Array,
-    extra: &mut [*mut c_void],
+    extra: impl FnOnce(Launch) -> Launch,
 ) -> Result<()> {
     let weighted = w.is_some();
     let n = x.size() as u64;
@@ -318,34 +300,22 @@ fn count(
     } else {
         0
     };
-    let f = device.kernels()?.function(&format!(
-        "{name}_{}",
-        if weighted { "weight" } else { "count" }
-    ))?;
-    let (mut xp, mut nn, mut wp, mut op, mut nb, mut pr) = (
-        x.data_ptr(),
-        n,
-        w.map_or(0, |w| w.data_ptr()),
-        out.data_ptr(),
-        nbins,
-        private as u32,
-    );
-    let mut params = vec![
-        arg(&mut xp),
-        arg(&mut nn),
-        arg(&mut wp),
-        arg(&mut op),
-        arg(&mut nb),
-        arg(&mut pr),
-    ];
-    params.extend_from_slice(extra);
-    device.bind()?;
-    // SAFETY: the parameter list is the counting kernels' prefix (x, n, w, out, nbins,
-    // private) plus the caller's extra parameters for this kernel (edges, and for
-    // uniform bins lo, hi, denom, scale). x is contiguous with n elements, w (when
-    // weighted) too, out holds nbins zeroed 8-byte slots, edges nbins + 1 values; with
-    // `private`, nbins fits the shared limits and `shared` covers one slot per bin.
-    unsafe { launch(f, (grid, 1, 1), HIST_BLOCK, shared, &mut params) }
+    // The counting kernels' parameters are (x, n, w, out, nbins, private) and then
+    // the caller's extra ones for this kernel (edges, and for uniform bins lo, hi,
+    // denom, scale). x is contiguous with n elements, w (when weighted) too, out holds
+    // nbins zeroed 8-byte slots, edges nbins + 1 values; with `private`, nbins fits the
+    // shared limits and `shared` covers one slot per bin.
+    let l = Launch::new(device, kernel)?
+        .grid(grid)
+        .block(HIST_BLOCK)
+        .shared(shared)
+        .arg(x.data_ptr())
+        .arg(n)
+        .arg(w.map_or(0, |w| w.data_ptr()))
+        .arg(out.data_ptr())
+        .arg(nbins)
+        .arg(private as u32);
+    extra(l).run()
 }
 
 fn float_name(d: DType) -> Result<&'static str> {

@@ -21,15 +21,17 @@
 //! in CuPy; NumPy's last-wins order is a property of its serial loop).
 
 use gpupy_kernels::args::{MAX_DIMS, Strided};
-use gpupy_kernels::index::{FIRST, NONZERO_BLOCK, NONZERO_COORDS, NONZERO_OFFSETS, RAW};
+use gpupy_kernels as kernels;
+use gpupy_kernels::index::{FIRST, NONZERO_BLOCK, NONZERO_COORDS, NONZERO_OFFSETS, Part, RAW};
 
-use super::copy::{astype, contiguous, copy_into, same_device};
-use super::{BLOCK, arg, grid_for, strided_args};
+use crate::launch::Launch;
+use crate::ops::elementwise::copy::{astype, contiguous, copy_into, same_device};
+use crate::ops::{BLOCK, grid_for, strided_args};
+use crate::table::size_index;
 use crate::array::Array;
 use crate::dtype::{DType, Kind};
 use crate::error::{Error, Result};
 use crate::layout::{Index, Layout, broadcast_shapes, normalize_axis, shape_str};
-use crate::module::launch;
 
 /// One entry of an index key; `A` is the array type (`Array` for device arrays).
 #[derive(Clone)]
@@ -66,30 +68,26 @@ pub fn getitem(a: &Array, items: &[Item]) -> Result<Array> {
         return Ok(out);
     }
     let (src, off) = (&plan.view, &plan.off);
-    let mut args = strided_args(
+    let args = strided_args(
         &plan.shape,
         [&out.layout().strides, &plan.src_strides, &plan.off_strides],
     )?;
     let device = a.device();
-    let f = device
-        .kernels()?
-        .function(&format!("gpupy_gather_{}", a.dtype().itemsize()))?;
-    device.bind()?;
-    let (mut s, mut o, mut d) = (src.data_ptr(), off.data_ptr(), out.data_ptr());
-    // SAFETY: (Strided<3>, src, off, out) is the gather kernel's parameter list. `out` is
+    let f = Part::Gather.at(size_index(a.dtype().itemsize()));
+    let (s, o, d) = (src.data_ptr(), off.data_ptr(), out.data_ptr());
+    // (Strided<3>, src, off, out) is the gather kernel's parameter list. `out` is
     // C-contiguous of the result shape; the src strides are V's at coordinates inside V's
     // shape, and every `off` value is a sum of in-range indices times V's strides (checked
     // before `plan` returned), so every element read is an element of V, which fits its
     // buffer.
-    unsafe {
-        launch(
-            f,
-            (grid_for(device, args.len), 1, 1),
-            BLOCK,
-            0,
-            &mut [arg(&mut args), arg(&mut s), arg(&mut o), arg(&mut d)],
-        )?
-    };
+    Launch::new(device, f)?
+        .grid(grid_for(device, args.len))
+        .block(BLOCK)
+        .arg(args)
+        .arg(s)
+        .arg(o)
+        .arg(d)
+        .run()?;
     Ok(out)
 }
 
@@ -122,7 +120,7 @@ pub fn setitem(a: &Array, items: &[Item], value: &Array) -> Result<()> {
     } else {
         value
     };
-    let mut args = strided_args(
+    let args = strided_args(
         &plan.shape,
         [
             &value.layout().strides,
@@ -131,23 +129,19 @@ pub fn setitem(a: &Array, items: &[Item], value: &Array) -> Result<()> {
         ],
     )?;
     let device = a.device();
-    let f = device
-        .kernels()?
-        .function(&format!("gpupy_scatter_{}", a.dtype().itemsize()))?;
-    device.bind()?;
-    let (mut v, mut o, mut d) = (value.data_ptr(), plan.off.data_ptr(), plan.view.data_ptr());
-    // SAFETY: (Strided<3>, val, off, dst) is the scatter kernel's parameter list; `value`
+    let f = Part::Scatter.at(size_index(a.dtype().itemsize()));
+    let (v, o, d) = (value.data_ptr(), plan.off.data_ptr(), plan.view.data_ptr());
+    // (Strided<3>, val, off, dst) is the scatter kernel's parameter list; `value`
     // is broadcast to the result shape (it fits its buffer) and no longer shares `a`'s
     // buffer; every destination is an element of V, as in `getitem`.
-    unsafe {
-        launch(
-            f,
-            (grid_for(device, args.len), 1, 1),
-            BLOCK,
-            0,
-            &mut [arg(&mut args), arg(&mut v), arg(&mut o), arg(&mut d)],
-        )
-    }
+    Launch::new(device, f)?
+        .grid(grid_for(device, args.len))
+        .block(BLOCK)
+        .arg(args)
+        .arg(v)
+        .arg(o)
+        .arg(d)
+        .run()
 }
 
 /// `a[mask] = scalar` (a boolean key over `a`'s leading axes, a one-element value) as a
@@ -238,7 +232,7 @@ pub fn select(cond: &Array, x: &Array, y: &Array) -> Result<Array> {
 /// `out = cond ? x : y` elementwise; every operand already has `out`'s shape. `y` may be
 /// `out` itself (same layout); nothing else may overlap `out`.
 fn launch_select(out: &Array, cond: &Array, x: &Array, y: &Array) -> Result<()> {
-    let mut args = strided_args(
+    let args = strided_args(
         out.shape(),
         [
             &out.layout().strides,
@@ -248,30 +242,21 @@ fn launch_select(out: &Array, cond: &Array, x: &Array, y: &Array) -> Result<()> 
         ],
     )?;
     let device = out.device();
-    let f = device
-        .kernels()?
-        .function(&format!("gpupy_select_{}", out.dtype().itemsize()))?;
-    device.bind()?;
-    let (mut c, mut xp, mut yp, mut o) =
+    let f = Part::Select.at(size_index(out.dtype().itemsize()));
+    let (c, xp, yp, o) =
         (cond.data_ptr(), x.data_ptr(), y.data_ptr(), out.data_ptr());
-    // SAFETY: (Strided<4>, cond, x, y, out) is the select kernel's parameter list; every
+    // (Strided<4>, cond, x, y, out) is the select kernel's parameter list; every
     // layout fits its buffer and has out's shape; callers pass a `y` that overlaps `out`
     // only as the same elements (each thread reads its element before writing it).
-    unsafe {
-        launch(
-            f,
-            (grid_for(device, args.len), 1, 1),
-            BLOCK,
-            0,
-            &mut [
-                arg(&mut args),
-                arg(&mut c),
-                arg(&mut xp),
-                arg(&mut yp),
-                arg(&mut o),
-            ],
-        )
-    }
+    Launch::new(device, f)?
+        .grid(grid_for(device, args.len))
+        .block(BLOCK)
+        .arg(args)
+        .arg(c)
+        .arg(xp)
+        .arg(yp)
+        .arg(o)
+        .run()
 }
 
 /// The indices of the nonzero elements of `a` (any dtype, at least 1-d), as one
@@ -318,24 +303,20 @@ fn compact(a: &Array, s: Strided<1>, mode: u32, rows: usize) -> Result<Array> {
     let blocks = (grid_for(device, n) as u64).min(n.div_ceil(tile));
     let chunk = n.div_ceil(blocks).div_ceil(tile) * tile;
     let blocks = n.div_ceil(chunk);
-    let counts = super::fill::full(device, &[blocks as usize], DType::UInt64, &[0; 8])?;
-    let kernels = device.kernels()?;
-    let count = kernels.function("gpupy_nonzero_count")?;
-    let write = kernels.function("gpupy_nonzero_write")?;
-    device.bind()?;
-    let (mut m, mut nn, mut ch, mut c) = (mask.data_ptr(), n, chunk, counts.data_ptr());
-    // SAFETY: (mask, n, chunk, counts) is the count kernel's parameter list: mask is
+    let counts = crate::ops::elementwise::fill::full(device, &[blocks as usize], DType::UInt64, &[0; 8])?;
+    let (count, write) = (Part::Nonzero.at(0), Part::Nonzero.at(1));
+    let (m, nn, ch, c) = (mask.data_ptr(), n, chunk, counts.data_ptr());
+    // (mask, n, chunk, counts) is the count kernel's parameter list: mask is
     // C-contiguous with n bytes, counts has one zeroed u64 per block, and every block's
     // chunk starts below n; NONZERO_BLOCK is a multiple of 32.
-    unsafe {
-        launch(
-            count,
-            (blocks as u32, 1, 1),
-            NONZERO_BLOCK,
-            0,
-            &mut [arg(&mut m), arg(&mut nn), arg(&mut ch), arg(&mut c)],
-        )?
-    };
+    Launch::new(device, count)?
+        .grid(blocks as u32)
+        .block(NONZERO_BLOCK)
+        .arg(m)
+        .arg(nn)
+        .arg(ch)
+        .arg(c)
+        .run()?;
     let counts = read_u64s(&counts)?;
     let mut starts = Vec::with_capacity(counts.len());
     let mut nnz = 0u64;
@@ -347,30 +328,25 @@ fn compact(a: &Array, s: Strided<1>, mode: u32, rows: usize) -> Result<Array> {
     if nnz > 0 {
         let bytes: Vec<u8> = starts.iter().flat_map(|v| v.to_le_bytes()).collect();
         let starts = Array::from_host(device, &bytes, &[starts.len()], DType::UInt64)?;
-        let (mut st, mut s, mut total, mut o, mut mode) =
+        let (st, s, total, o, mode) =
             (starts.data_ptr(), s, nnz, out.data_ptr(), mode);
-        // SAFETY: (mask, n, chunk, starts, Strided<1>, nnz, out, mode) is the write
+        // (mask, n, chunk, starts, Strided<1>, nnz, out, mode) is the write
         // kernel's parameter list: starts is the exclusive scan of this mask's counts, so
         // every rank is below nnz; out holds rows * nnz int64; the shared size covers one
         // u32 per warp.
-        unsafe {
-            launch(
-                write,
-                (blocks as u32, 1, 1),
-                NONZERO_BLOCK,
-                NONZERO_BLOCK / 32 * 4,
-                &mut [
-                    arg(&mut m),
-                    arg(&mut nn),
-                    arg(&mut ch),
-                    arg(&mut st),
-                    arg(&mut s),
-                    arg(&mut total),
-                    arg(&mut o),
-                    arg(&mut mode),
-                ],
-            )?
-        };
+        Launch::new(device, write)?
+            .grid(blocks as u32)
+            .block(NONZERO_BLOCK)
+            .shared(NONZERO_BLOCK / 32 * 4)
+            .arg(m)
+            .arg(nn)
+            .arg(ch)
+            .arg(st)
+            .arg(s)
+            .arg(total)
+            .arg(o)
+            .arg(mode)
+            .run()?;
     }
     squeeze_rows(out, mode)
 }
@@ -487,7 +463,7 @@ fn basic_only(items: &[Item]) -> Vec<Index> {
 /// Drops leading length-1 axes of `value` beyond `shape`'s rank, then broadcasts it to
 /// `shape`, with NumPy's error text.
 fn fit_value(value: &Array, shape: &[usize]) -> Result<Array> {
-    let mut v = value.clone();
+    let v = value.clone();
     while v.ndim() > shape.len() && v.shape()[0] == 1 {
         v = v.index(&[Index::Int(0)])?;
     }
@@ -565,7 +541,7 @@ fn plan(a: &Array, items: &[Item]) -> Result<Option<Plan>> {
     let device = a.device();
     let scalar_bool = |b: bool| -> Result<AxisIndex> {
         Ok(AxisIndex {
-            array: super::fill::full(device, &[b as usize], DType::Int64, &[0; 8])?,
+            array: crate::ops::elementwise::fill::full(device, &[b as usize], DType::Int64, &[0; 8])?,
             extent: 1,
             stride: 0,
             raw: false,
@@ -860,44 +836,35 @@ fn offsets(a: &Array, indices: &[AxisIndex], bshape: &[usize]) -> Result<Array> 
     if off.size() == 0 {
         return Ok(off);
     }
-    let err = super::fill::full(device, &[indices.len()], DType::UInt64, &[0xff; 8])?;
-    let kernels = device.kernels()?;
-    device.bind()?;
+    let err = crate::ops::elementwise::fill::full(device, &[indices.len()], DType::UInt64, &[0xff; 8])?;
     for (k, ix) in indices.iter().enumerate() {
         let idx = ix.array.broadcast_to(bshape)?;
-        let mut args = strided_args(bshape, [&off.layout().strides, &idx.layout().strides])?;
-        let f = kernels.function(&format!(
-            "gpupy_index_offsets_{}",
-            gpupy_kernels::loops::DTYPE_NAMES[idx.dtype() as usize]
-        ))?;
-        let (mut i, mut o, mut e) = (
+        let args = strided_args(bshape, [&off.layout().strides, &idx.layout().strides])?;
+        let f = kernels::index::offsets(idx.dtype() as usize).ok_or_else(|| {
+            Error::Index(format!("arrays used as indices must be of integer type, not {}", idx.dtype().name()))
+        })?;
+        let (i, o, e) = (
             idx.data_ptr(),
             off.data_ptr(),
             err.data_ptr() + 8 * k as u64,
         );
-        let (mut extent, mut stride) = (ix.extent as u64, ix.stride as i64);
-        let mut flags = if k == 0 { FIRST } else { 0 } | if ix.raw { RAW } else { 0 };
-        // SAFETY: (Strided<2>, idx, off, extent, stride, flags, err) is the offsets
+        let (extent, stride) = (ix.extent as u64, ix.stride as i64);
+        let flags = if k == 0 { FIRST } else { 0 } | if ix.raw { RAW } else { 0 };
+        // (Strided<2>, idx, off, extent, stride, flags, err) is the offsets
         // kernel's parameter list for idx's dtype (an integer dtype, checked in `plan`):
         // off is C-contiguous of bshape and idx is broadcast to bshape, both fit their
         // buffers; err points to slot k of `indices.len()` u64s.
-        unsafe {
-            launch(
-                f,
-                (grid_for(device, args.len), 1, 1),
-                BLOCK,
-                0,
-                &mut [
-                    arg(&mut args),
-                    arg(&mut i),
-                    arg(&mut o),
-                    arg(&mut extent),
-                    arg(&mut stride),
-                    arg(&mut flags),
-                    arg(&mut e),
-                ],
-            )?
-        };
+        Launch::new(device, f)?
+            .grid(grid_for(device, args.len))
+            .block(BLOCK)
+            .arg(args)
+            .arg(i)
+            .arg(o)
+            .arg(extent)
+            .arg(stride)
+            .arg(flags)
+            .arg(e)
+            .run()?;
     }
     if indices.iter().all(|ix| ix.raw) {
         return Ok(off);

@@ -10,12 +10,13 @@
 //! (a block per pair for long columns, a warp per pair otherwise), and the host checks
 //! for convergence after each sweep.
 
-use super::{arg, fill};
+use crate::launch::Launch;
+use crate::ops::elementwise::fill;
+use gpupy_kernels as kernels;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::module::launch;
-use gpupy_kernels::svd::{BLOCK_PER_PAIR, STAGED};
+use gpupy_kernels::linalg::jacobi::{BLOCK_PER_PAIR, STAGED};
 
 /// Sweeps before giving up, as LAPACK's Jacobi SVD (`dgesvj`). Convergence is quadratic
 /// once the columns are nearly orthogonal; random matrices take 6 to 12.
@@ -60,16 +61,15 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
             "jacobi_orthogonalize needs a C-contiguous array of at least two dimensions".into(),
         ));
     }
-    let name = match w.dtype() {
-        DType::Float64 => "float64",
-        DType::Complex128 => "complex128",
+    match w.dtype() {
+        DType::Float64 | DType::Complex128 => {}
         d => {
             return Err(Error::Type(format!(
                 "jacobi_orthogonalize computes in float64 or complex128, got {}",
                 d.name()
             )));
         }
-    };
+    }
     let (n, m) = (shape[shape.len() - 2], shape[shape.len() - 1]);
     if n > m {
         return Err(Error::Value(format!(
@@ -83,9 +83,7 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
     let n32 = u32::try_from(n)
         .map_err(|_| Error::Value(format!("jacobi_orthogonalize: {n} columns is too many")))?;
     let device = w.device();
-    let f = device
-        .kernels()?
-        .function(&format!("gpupy_svd_jacobi_{name}"))?;
+    let f = kernels::linalg::jacobi(w.dtype() == DType::Complex128);
     let flags = Array::empty(device, &[batch], DType::UInt32)?;
     fill::fill(&flags, &[0; 4])?;
     let itemsize = w.dtype().itemsize();
@@ -98,35 +96,30 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
     let run = |s: Shape| -> Result<()> {
         for start in (0..batch).step_by(MAX_GRID_Y) {
             let count = (batch - start).min(MAX_GRID_Y);
-            let mut wp = w.data_ptr() + (start * matrix_bytes) as u64;
-            let mut fp = flags.data_ptr() + 4 * start as u64;
-            let (mut mm, mut nn, mut tol) = (m as u64, n32, tol);
-            let (mut first, mut steps, mut sweeps, mut mode) =
+            let wp = w.data_ptr() + (start * matrix_bytes) as u64;
+            let fp = flags.data_ptr() + 4 * start as u64;
+            let (mm, nn, tol) = (m as u64, n32, tol);
+            let (first, steps, sweeps, mode) =
                 (s.first_step, s.steps, s.sweeps, s.mode);
-            // SAFETY: (w, m, n, first_step, steps, sweeps, tol, flags, mode) is the
+            // (w, m, n, first_step, steps, sweeps, tol, flags, mode) is the
             // kernel's parameter list. From wp lie `count` matrices of n * m elements
             // (start + count <= batch, the array's extent), from fp `count` flags; the
             // block is whole warps; sweeps > 1 and STAGED only with one block per matrix,
             // and shared_bytes is what the mode needs (see `jacobi`'s contract).
-            unsafe {
-                launch(
-                    f,
-                    (s.x_blocks, count as u32, 1),
-                    32 * s.warps,
-                    s.shared_bytes,
-                    &mut [
-                        arg(&mut wp),
-                        arg(&mut mm),
-                        arg(&mut nn),
-                        arg(&mut first),
-                        arg(&mut steps),
-                        arg(&mut sweeps),
-                        arg(&mut tol),
-                        arg(&mut fp),
-                        arg(&mut mode),
-                    ],
-                )
-            }?;
+            Launch::new(device, f)?
+                .grid3((s.x_blocks, count as u32, 1))
+                .block(32 * s.warps)
+                .shared(s.shared_bytes)
+                .arg(wp)
+                .arg(mm)
+                .arg(nn)
+                .arg(first)
+                .arg(steps)
+                .arg(sweeps)
+                .arg(tol)
+                .arg(fp)
+                .arg(mode)
+                .run()?;
         }
         Ok(())
     };

@@ -4,11 +4,12 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use gpupy_kernels::gemm::{self, Gemm};
-use gpupy_kernels::mma_layout::{MmaKind, TC_TILES, TcTile, tc_tile};
-use gpupy_kernels::wgmma_layout::{self as wl, WG_BM, WG_BN, WG_SMEM_BYTES, WG_THREADS};
+use gpupy_kernels as kernels;
+use gpupy_kernels::matmul::tiles::{self as gemm, Gemm};
+use gpupy_kernels::matmul::mma_layout::{MmaKind, TC_TILES, TcTile, tc_tile};
+use gpupy_kernels::matmul::wgmma_layout::{self as wl, WG_BM, WG_BN, WG_SMEM_BYTES, WG_THREADS};
 
-use super::matmul::{Grid, Operands, launch_tiles, split_k};
+use super::{Grid, Operands, launch_tiles, split_k};
 use crate::array::Array;
 use crate::device::Device;
 use crate::error::Result;
@@ -168,18 +169,13 @@ pub(super) fn try_mma(
     if g.m.div_ceil(tile.bm) > 65535 {
         return Ok(false);
     }
-    let v = |km: bool| if km { 'k' } else { 'm' };
-    let name = format!(
-        "{}_{}_{}_{}{}",
-        kind.prefix(),
-        kind.word(),
-        tile.name,
-        v(a_km),
-        v(b_km)
-    );
-    let Some(f) = kernels.tensor_core_function(&name, tile.smem_bytes)? else {
+    let index = TC_TILES.iter().position(|t| std::ptr::eq(t, tile));
+    let Some(f) = index.and_then(|i| kernels::matmul::mma_tile(kind, i, a_km, b_km)) else {
         return Ok(false);
     };
+    if !kernels.available(f.module) {
+        return Ok(false);
+    }
     let grid = Grid {
         bm: tile.bm,
         bn: tile.bn,
@@ -229,8 +225,7 @@ pub(super) fn try_wgmma(
     {
         return Ok(false);
     }
-    let name = format!("gpupy_wgmma_{}_128x256_kk", kind.word());
-    let Some(f) = kernels.tensor_core_function(&name, WG_SMEM_BYTES)? else {
+    let Some(f) = kernels::matmul::wgmma_tile(kind) else {
         return Ok(false);
     };
     // Rows of `x` with unit stride along k, 16-byte aligned.
@@ -242,7 +237,7 @@ pub(super) fn try_wgmma(
         a.clone()
     } else {
         g.a_row = g.k as i64;
-        super::copy::contiguous(a)?
+        crate::ops::elementwise::copy::contiguous(a)?
     };
     g.a_col = 1;
     let b = if k_major(b.data_ptr(), g.b_col, g.b_row) {
@@ -252,7 +247,7 @@ pub(super) fn try_wgmma(
         let mut axes: Vec<isize> = (0..nd).collect();
         axes.swap(b.ndim() - 2, b.ndim() - 1);
         g.b_col = g.k as i64;
-        super::copy::contiguous(&b.transpose(Some(&axes))?)?
+        crate::ops::elementwise::copy::contiguous(&b.transpose(Some(&axes))?)?
     };
     g.b_row = 1;
     let ops = Operands {

@@ -5,7 +5,7 @@
 //! no copy; the batch is one grid dimension with one stride per operand. Which kernel
 //! runs is decided here from the dtype, the shape and the device:
 //! - float32/float64/complex: the tiled SIMT kernels (`kernels/src/matmul.rs`), the tile
-//!   chosen by `gemm::choose_tile` from the shape and SM count; split-K when a product
+//!   chosen by `tiles::choose_tile` from the shape and SM count; split-K when a product
 //!   with a long `k` has too few tiles to fill the GPU; a GEMV kernel for
 //!   matrix-vector products;
 //! - integers: the wrapping 32- or 64-bit kernels (NumPy's integer matmul wraps);
@@ -19,22 +19,25 @@
 //! - bfloat16: on tensor cores like float16, with a float32 result (NumPy with ml_dtypes
 //!   has no bfloat16 matmul loop and multiplies in float32; so does the fallback).
 
-use gpupy_kernels::gemm::{
+use gpupy_kernels as kernels;
+use gpupy_kernels::registry::Kernel;
+use gpupy_kernels::matmul::tiles::{
     self, GEMV_COLS_SMEM, GEMV_COLS_THREADS, GEMV_THREADS, Gemm, Gemv, SIMT_KINDS, SplitSum, Tile,
     choose_tile, gemv_blocks,
 };
-use gpupy_kernels::mma_layout::MmaKind;
+use gpupy_kernels::matmul::mma_layout::MmaKind;
 
-use super::arg;
-use super::copy::{astype, cast_into, copy_into, same_device};
+use crate::launch::Launch;
+use crate::ops::elementwise::copy::{astype, cast_into, copy_into, same_device};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{DType, can_cast_same_kind, promote};
 use crate::error::{Error, Result};
 use crate::layout::{Index, Layout, broadcast_shapes, shape_str};
-use crate::module::launch;
 
-use super::mma::{set_path, switches, tf32, try_mma, try_wgmma};
+use mma::{set_path, switches, tf32, try_mma, try_wgmma};
+
+pub mod mma;
 
 const SIGNATURE: &str = "gufunc signature (n?,k),(k,m?)->(n?,m?)";
 
@@ -210,7 +213,7 @@ fn simt_kind(name: &str) -> usize {
 }
 
 /// The dtype the product is computed in, and the index of its kernel family in
-/// `gemm::SIMT_KINDS` (see the module comment), or `F16_TC`/`BF16_TC`.
+/// `tiles::SIMT_KINDS` (see the module comment), or `F16_TC`/`BF16_TC`.
 fn plan(dtype: DType, tensor_cores: bool) -> (DType, usize) {
     use DType::*;
     let kind = simt_kind;
@@ -256,10 +259,10 @@ pub fn dot_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
         };
         let (a, b) = (conv(a)?, conv(b)?);
         let (a, b) = (
-            super::elementwise::Operand::Array(&a),
-            super::elementwise::Operand::Array(&b),
+            crate::ops::elementwise::Operand::Array(&a),
+            crate::ops::elementwise::Operand::Array(&b),
         );
-        let r = super::elementwise::binary(crate::module::BinaryOp::Multiply, dtype, a, b, None)?;
+        let r = crate::ops::elementwise::binary(crate::table::BinaryOp::Multiply, dtype, a, b, None)?;
         return match out {
             None => Ok(r),
             Some(o) => {
@@ -304,7 +307,7 @@ fn out_not_c_contiguous() -> Error {
 
 /// `out[z] = a[z] @ b[z]` for every batch index `z` of `batch` (operands broadcast). `out`
 /// has shape `batch + (m, n)` with batch axes that step with one stride (checked by the
-/// caller) and no repeated elements; `kind` indexes `gemm::SIMT_KINDS`.
+/// caller) and no repeated elements; `kind` indexes `tiles::SIMT_KINDS`.
 fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) -> Result<()> {
     let (m, k, n) = (
         a.shape()[a.ndim() - 2],
@@ -323,7 +326,7 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
         match batch_stride(x.layout(), batch.len()) {
             Some(s) => Ok((x, s)),
             None => {
-                let c = super::copy::contiguous(&x)?;
+                let c = crate::ops::elementwise::copy::contiguous(&x)?;
                 let s = batch_stride(c.layout(), batch.len()).unwrap_or(0);
                 Ok((c, s))
             }
@@ -406,18 +409,36 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     });
     // Vector loads where both operands allow them (else the scalar twin of the tile).
     let vec = (16 / ops.item.max(1)) as u32;
-    let vector = gemm::vector_loads(ops.a, g.a_row, g.a_col, g.a_batch, g.m, g.k, vec)
-        && gemm::vector_loads(ops.b, g.b_col, g.b_row, g.b_batch, g.n, g.k, vec);
+    let vector = tiles::vector_loads(ops.a, g.a_row, g.a_col, g.a_batch, g.m, g.k, vec)
+        && tiles::vector_loads(ops.b, g.b_col, g.b_row, g.b_batch, g.n, g.k, vec);
     let tile = vector_twin(tiles, tile, vector);
     if count == 1 && !ty.starts_with('u') {
-        let (splits, chunk) = gemm::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
+        let (splits, chunk) = tiles::split_k(tile.blocks(g.m, g.n, 1), g.k, sms);
         if splits > 1 {
-            let f = device.kernels()?.matmul(kind, tile_index(tile));
+            let f = simt_kernel(kind, tile_index(tile))?;
             return split_k(device, ty, f, Grid::of(tile), &g, &ops, splits, chunk);
         }
     }
-    let f = device.kernels()?.matmul(kind, tile_index(tile));
+    let f = simt_kernel(kind, tile_index(tile))?;
     launch_tiles(device, f, Grid::of(tile), g, &ops, count)
+}
+
+/// The SIMT kernel of family `kind` for its tile `tile`.
+fn simt_kernel(kind: usize, tile: usize) -> Result<Kernel> {
+    kernels::matmul::simt_tile(kind, tile)
+        .ok_or_else(|| Error::Value(format!("matmul: no SIMT tile {tile} of family {kind}")))
+}
+
+/// The dtype of a SIMT family's element word.
+fn word_dtype(ty: &str) -> DType {
+    match ty {
+        "f32" => DType::Float32,
+        "f64" => DType::Float64,
+        "u32" => DType::UInt32,
+        "u64" => DType::UInt64,
+        "c64" => DType::Complex64,
+        _ => DType::Complex128,
+    }
 }
 
 /// `tile`, or its twin of the same shape with (`vector`) or without 16-byte global loads
@@ -464,7 +485,7 @@ fn gemm_half(
     }
     let tmp = Array::empty(out.device(), out.shape(), DType::Float32)?;
     gemm_into(&a32, &b32, &tmp, batch, simt_kind("f32"))?;
-    super::copy::cast_into(&tmp, out)
+    crate::ops::elementwise::copy::cast_into(&tmp, out)
 }
 
 /// A tile launch's block shape.
@@ -508,7 +529,7 @@ fn too_big(what: &str) -> Error {
 /// batch goes in chunks).
 pub(super) fn launch_tiles(
     device: &'static Device,
-    f: crate::module::Function,
+    f: Kernel,
     tile: Grid,
     g: Gemm,
     ops: &Operands,
@@ -522,31 +543,31 @@ pub(super) fn launch_tiles(
     let mut start = 0usize;
     while start < count {
         let chunk = (count - start).min(65535);
-        let mut g = Gemm {
+        let g = Gemm {
             batch: chunk as u32,
             ..g
         };
         let offset =
             |base: u64, stride: i64| (base as i64 + start as i64 * stride * ops.item) as u64;
-        let (mut ap, mut bp, mut cp) = (
+        let (ap, bp, cp) = (
             offset(ops.a, g.a_batch),
             offset(ops.b, g.b_batch),
             offset(ops.c, g.c_batch),
         );
-        // SAFETY: (Gemm, a, b, c) is the matmul kernel's parameter list. Every (z, i, p)
+        // (Gemm, a, b, c) is the matmul kernel's parameter list. Every (z, i, p)
         // and (z, p, j) the kernel reads lies in a's and b's broadcast layouts, which fit
         // their buffers; every (z, i, j) is a distinct element of c's layout (checked by
         // the callers), which does not overlap a or b. The grid matches the tile, so
         // every block's guarded accesses stay inside (m, n, k).
-        unsafe {
-            launch(
-                f,
-                (gx, gy, chunk as u32),
-                tile.threads,
-                tile.smem_bytes,
-                &mut [arg(&mut g), arg(&mut ap), arg(&mut bp), arg(&mut cp)],
-            )?
-        };
+        Launch::new(device, f)?
+            .grid3((gx, gy, chunk as u32))
+            .block(tile.threads)
+            .shared(tile.smem_bytes)
+            .arg(g)
+            .arg(ap)
+            .arg(bp)
+            .arg(cp)
+            .run()?;
         start += chunk;
     }
     Ok(())
@@ -558,19 +579,14 @@ pub(super) fn launch_tiles(
 pub(super) fn split_k(
     device: &'static Device,
     ty: &str,
-    f: crate::module::Function,
+    f: Kernel,
     grid: Grid,
     g: &Gemm,
     ops: &Operands,
     splits: u32,
     chunk: u32,
 ) -> Result<()> {
-    let dtype = match ty {
-        "f32" => DType::Float32,
-        "f64" => DType::Float64,
-        "c64" => DType::Complex64,
-        _ => DType::Complex128,
-    };
+    let dtype = word_dtype(ty);
     let (m, n) = (g.m as usize, g.n as usize);
     let work = Array::empty(device, &[splits as usize, m, n], dtype)?;
     let slices = Gemm {
@@ -588,10 +604,9 @@ pub(super) fn split_k(
         ..*ops
     };
     launch_tiles(device, f, grid, slices, &wops, splits as usize)?;
-    let sum = device
-        .kernels()?
-        .function(&format!("gpupy_matmul_{ty}_splitk_sum"))?;
-    let mut s = SplitSum {
+    let sum = kernels::matmul::splitk_sum(dtype as usize)
+        .ok_or_else(|| Error::Value(format!("matmul: {ty} products are not split")))?;
+    let s = SplitSum {
         m: g.m,
         n: g.n,
         splits,
@@ -599,24 +614,22 @@ pub(super) fn split_k(
         c_col: g.c_col,
     };
     let blocks = ((m * n).div_ceil(GEMV_THREADS as usize)).min(8 * 1024) as u32;
-    let (mut wp, mut cp) = (work.data_ptr(), ops.c);
-    // SAFETY: (SplitSum, w, c) is the kernel's parameter list; `work` holds splits*m*n
+    let (wp, cp) = (work.data_ptr(), ops.c);
+    // (SplitSum, w, c) is the kernel's parameter list; `work` holds splits*m*n
     // elements, and (i, j) < (m, n) are distinct elements of C (the caller's contract).
-    unsafe {
-        launch(
-            sum,
-            (blocks, 1, 1),
-            GEMV_THREADS,
-            0,
-            &mut [arg(&mut s), arg(&mut wp), arg(&mut cp)],
-        )
-    }
+    Launch::new(device, sum)?
+        .grid(blocks)
+        .block(GEMV_THREADS)
+        .arg(s)
+        .arg(wp)
+        .arg(cp)
+        .run()
 }
 
 /// Matrix-vector products through the GEMV kernels: `n == 1` is `A x`; `m == 1` is
 /// `x B`, computed as `B^T x`.
 fn gemv(device: &'static Device, ty: &str, g: &Gemm, ops: &Operands, count: usize) -> Result<()> {
-    let mut v = if g.n == 1 {
+    let v = if g.n == 1 {
         Gemv {
             m: g.m,
             k: g.k,
@@ -649,8 +662,8 @@ fn gemv(device: &'static Device, ty: &str, g: &Gemm, ops: &Operands, count: usiz
     // A warp a row when rows are contiguous; else a lane a row (coalesced along
     // columns).
     let rows = v.a_col == 1;
-    let name = format!("gpupy_gemv_{ty}_{}", if rows { "rows" } else { "cols" });
-    let f = device.kernels()?.function(&name)?;
+    let f = kernels::matmul::gemv(word_dtype(ty) as usize, rows)
+        .ok_or_else(|| Error::Value(format!("matmul: no {ty} matrix-vector kernel")))?;
     let blocks = gemv_blocks(v.m, rows);
     let (threads, smem) = if rows {
         (GEMV_THREADS, 0)
@@ -663,23 +676,23 @@ fn gemv(device: &'static Device, ty: &str, g: &Gemm, ops: &Operands, count: usiz
         let chunk = (count - start).min(65535);
         let offset =
             |base: u64, stride: i64| (base as i64 + start as i64 * stride * ops.item) as u64;
-        let (mut ap, mut xp, mut yp) = (
+        let (ap, xp, yp) = (
             offset(mat, v.a_batch),
             offset(vec, v.x_batch),
             offset(ops.c, v.y_batch),
         );
-        // SAFETY: (Gemv, a, x, y) is the GEMV kernel's parameter list; the matrix and
+        // (Gemv, a, x, y) is the GEMV kernel's parameter list; the matrix and
         // vector are A and B (or B^T and A) of a product whose layouts fit their buffers,
         // and y is C's single column (row), distinct elements not overlapping the inputs.
-        unsafe {
-            launch(
-                f,
-                (blocks, chunk as u32, 1),
-                threads,
-                smem,
-                &mut [arg(&mut v), arg(&mut ap), arg(&mut xp), arg(&mut yp)],
-            )?
-        };
+        Launch::new(device, f)?
+            .grid3((blocks, chunk as u32, 1))
+            .block(threads)
+            .shared(smem)
+            .arg(v)
+            .arg(ap)
+            .arg(xp)
+            .arg(yp)
+            .run()?;
         start += chunk;
     }
     Ok(())

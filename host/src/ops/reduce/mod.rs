@@ -13,14 +13,16 @@
 //!   Split launches leave accumulators that the `merge` kernel combines and finishes.
 
 use gpupy_kernels::args::{REDUCE_BLOCK, REDUCE_SMEM, Reduce, Strided};
-pub use gpupy_kernels::reduction::Finish;
+pub use gpupy_kernels::reduce::reduction::Finish;
+use gpupy_kernels as kernels;
 
-use super::copy::contiguous;
-use super::{arg, strided_args};
+use crate::launch::Launch;
+use crate::ops::elementwise::copy::contiguous;
+use crate::ops::strided_args;
 use crate::array::Array;
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::module::{Function, ReduceOp, launch};
+use crate::table::ReduceOp;
 
 const WARPS: u64 = (REDUCE_BLOCK / 32) as u64;
 
@@ -29,8 +31,8 @@ const WARPS: u64 = (REDUCE_BLOCK / 32) as u64;
 /// element is its own slice of one. `finish` carries `ddof` and `root` for var/std; its
 /// count is filled in here.
 pub fn reduce(a: &Array, op: ReduceOp, axes: &[usize], finish: Finish) -> Result<Array> {
-    if super::computes_elsewhere(a.dtype()) {
-        return super::in_compute_dtype(a, |x| reduce(x, op, axes, finish));
+    if crate::ops::computes_elsewhere(a.dtype()) {
+        return crate::ops::in_compute_dtype(a, |x| reduce(x, op, axes, finish));
     }
     let out_dtype = op.output(a.dtype()).ok_or_else(|| {
         Error::Type(format!(
@@ -219,8 +221,14 @@ fn run(
     finish: Finish,
 ) -> Result<()> {
     let device = src.device();
-    let kernels = device.kernels()?;
-    let [block, serial, merge] = kernels.reduce(op, src.dtype())?;
+    let [block, serial, merge] = kernels::reduce::kernels(op as usize, src.dtype() as usize)
+        .ok_or_else(|| {
+            Error::Type(format!(
+                "gpupy has no {} reduction for {} arrays",
+                op.name(),
+                src.dtype().name()
+            ))
+        })?;
     let args = Reduce {
         n: p.n,
         outputs: p.outputs,
@@ -252,8 +260,18 @@ fn run(
         Kernel::Block => block,
         Kernel::Serial => serial,
     };
-    device.bind()?;
-    launch_reduce(f, grid, src.data_ptr(), out.data_ptr(), partial_ptr, args)?;
+    // (x, out, partial, args): every slice that `args` describes lies inside `x`'s
+    // buffer, since it walks the array's own layout (or a contiguous copy); `out` holds
+    // `outputs` results, and `partial` (when splits > 1) `outputs * splits` accumulators.
+    Launch::new(device, f)?
+        .grid3((grid.0, grid.1, 1))
+        .block(REDUCE_BLOCK)
+        .shared(REDUCE_SMEM)
+        .arg(src.data_ptr())
+        .arg(out.data_ptr())
+        .arg(partial_ptr)
+        .arg(args)
+        .run()?;
     if let Some(partial) = &partial {
         // The merge is a block reduction over each output's `splits` accumulators.
         let merge_args = Reduce {
@@ -271,49 +289,18 @@ fn run(
         } else {
             grid_x(p.outputs)?
         };
-        let (mut x, mut o, mut m) = (partial.data_ptr(), out.data_ptr(), merge_args);
-        // SAFETY: (partial, out, args) is the merge kernel's parameter list; `partial`
-        // holds outputs * splits accumulators of this op and dtype, `out` `outputs` results.
-        unsafe {
-            launch(
-                merge,
-                (grid, 1, 1),
-                REDUCE_BLOCK,
-                REDUCE_SMEM,
-                &mut [arg(&mut x), arg(&mut o), arg(&mut m)],
-            )?
-        };
+        // (partial, out, args): `partial` holds outputs * splits accumulators of this
+        // op and dtype, `out` `outputs` results.
+        Launch::new(device, merge)?
+            .grid(grid)
+            .block(REDUCE_BLOCK)
+            .shared(REDUCE_SMEM)
+            .arg(partial.data_ptr())
+            .arg(out.data_ptr())
+            .arg(merge_args)
+            .run()?;
     }
     Ok(())
-}
-
-fn launch_reduce(
-    f: Function,
-    grid: (u32, u32),
-    x: u64,
-    out: u64,
-    partial: u64,
-    args: Reduce,
-) -> Result<()> {
-    let (mut x, mut out, mut partial, mut args) = (x, out, partial, args);
-    // SAFETY: (x, out, partial, args) is the block/serial kernels' parameter list. Every
-    // slice that `args` describes lies inside `x`'s buffer, since it walks the array's own
-    // layout (or a contiguous copy); `out` holds `outputs` results, and `partial` (when
-    // splits > 1) `outputs * splits` accumulators.
-    unsafe {
-        launch(
-            f,
-            (grid.0, grid.1, 1),
-            REDUCE_BLOCK,
-            REDUCE_SMEM,
-            &mut [
-                arg(&mut x),
-                arg(&mut out),
-                arg(&mut partial),
-                arg(&mut args),
-            ],
-        )
-    }
 }
 
 fn grid_x(blocks: u64) -> Result<u32> {

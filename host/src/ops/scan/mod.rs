@@ -15,15 +15,16 @@
 //! dtype), and the scan pass starts each part from the total before it.
 
 use gpupy_kernels::args::Strided;
-use gpupy_kernels::scan::{ROWS_SHARED_BYTES, ScanArgs, items_per_thread};
+use gpupy_kernels as kernels;
+use gpupy_kernels::scan::{Part, ROWS_SHARED_BYTES, ScanArgs, items_per_thread};
 
-use super::copy::{astype, cast_into, same_device};
-use super::{BLOCK, arg, elementwise_args, elementwise_grid};
+use crate::launch::Launch;
+use crate::ops::elementwise::copy::{astype, cast_into, same_device};
+use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, shape_str};
-use crate::module::launch;
 
 /// The scan's combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,11 +154,11 @@ pub fn scan_into(a: &Array, axis: usize, op: ScanOp, nan: bool, out: &Array) -> 
     if a.size() == 0 {
         return Ok(());
     }
-    if super::computes_elsewhere(out.dtype()) {
+    if crate::ops::computes_elsewhere(out.dtype()) {
         // bfloat16: accumulated in float32, each result rounded once.
         let tmp = Array::empty(out.device(), out.shape(), out.dtype().compute())?;
         scan_into(a, axis, op, nan, &tmp)?;
-        return super::from_compute(tmp, out.dtype(), Some(out)).map(drop);
+        return crate::ops::from_compute(tmp, out.dtype(), Some(out)).map(drop);
     }
     // A 0-d scan is its single element.
     let (a, out) = if a.ndim() == 0 {
@@ -169,7 +170,7 @@ pub fn scan_into(a: &Array, axis: usize, op: ScanOp, nan: bool, out: &Array) -> 
         (a.clone(), out.clone())
     };
     let d = out.dtype();
-    let (kind, elem, acc) = kernel_kind(d);
+    let (_, elem, acc) = kernel_kind(d);
     let mut src = if a.dtype() != d { astype(&a, d)? } else { a };
     if elem == DType::Int64 && !matches!(d, DType::Int64 | DType::UInt64) {
         src = astype(&src, DType::Int64)?;
@@ -191,7 +192,7 @@ pub fn scan_into(a: &Array, axis: usize, op: ScanOp, nan: bool, out: &Array) -> 
     } else {
         src
     };
-    run(&src, &dst, axis, op, nan, kind, acc)?;
+    run(&src, &dst, axis, op, nan, acc)?;
     if narrow {
         cast_into(&dst, &out)?;
     }
@@ -229,7 +230,6 @@ fn run(
     axis: usize,
     op: ScanOp,
     nan: bool,
-    kind: &str,
     acc: DType,
 ) -> Result<()> {
     let device = src.device();
@@ -252,7 +252,7 @@ fn run(
         .len
         .checked_mul(p.parts)
         .ok_or_else(|| Error::Value("scan: too many lines".into()))?;
-    let mut args = ScanArgs {
+    let args = ScanArgs {
         lines,
         n,
         step,
@@ -261,18 +261,23 @@ fn run(
         nan: nan as u32,
         _pad: 0,
     };
-    let variant = if p.cols { "cols" } else { "rows" };
-    let name = format!("gpupy_scan_{}_{kind}_{variant}", op.name());
-    let kernels = device.kernels()?;
-    let scan_fn = kernels.function(&name)?;
+    let (scan_part, reduce_part) = if p.cols {
+        (Part::Cols, Part::ColsReduce)
+    } else {
+        (Part::Rows, Part::RowsReduce)
+    };
+    let kernel = |part| {
+        kernels::scan::kernel(part, op as usize, src.dtype() as usize).ok_or_else(|| {
+            Error::Type(format!("no {} scan kernel for {}", op.name(), src.dtype().name()))
+        })
+    };
     let (grid, shared) = if p.cols {
         (elementwise_grid(device, work), 0)
     } else {
         let cap = sms * (THREADS_PER_SM / p.block as u64).min(BLOCKS_PER_SM) * 8;
         (work.min(cap).min(i32::MAX as u64) as u32, ROWS_SHARED_BYTES)
     };
-    let mut x = src.data_ptr();
-    let mut y = dst.data_ptr();
+    let (x, y) = (src.data_ptr(), dst.data_ptr());
     let partials = if p.parts > 1 {
         // Totals laid out so that the scan over them is along contiguous memory for rows
         // (line-major) and across lines for cols (part-major), as the kernels index them.
@@ -285,22 +290,18 @@ fn run(
         if partials.size() as u64 != work {
             return Err(Error::Value("scan: partials size".into()));
         }
-        let reduce_fn = kernels.function(&format!("{name}_reduce"))?;
-        let mut pp = partials.data_ptr();
-        device.bind()?;
-        // SAFETY: (ScanArgs, x, partials) is the reduce kernel's parameter list: every
-        // line offset and step stays inside src's layout (checked to cover exactly its
-        // elements), partials holds lines * parts accumulators; the block size is a
-        // multiple of 32 and rows get ROWS_SHARED_BYTES.
-        unsafe {
-            launch(
-                reduce_fn,
-                (grid, 1, 1),
-                p.block,
-                shared,
-                &mut [arg(&mut args), arg(&mut x), arg(&mut pp)],
-            )?
-        };
+        // (ScanArgs, x, partials): every line offset and step stays inside src's
+        // layout (checked to cover exactly its elements), partials holds lines * parts
+        // accumulators; the block size is a multiple of 32 and rows get
+        // ROWS_SHARED_BYTES.
+        Launch::new(device, kernel(reduce_part)?)?
+            .grid(grid)
+            .block(p.block)
+            .shared(shared)
+            .arg(args)
+            .arg(x)
+            .arg(partials.data_ptr())
+            .run()?;
         // Inclusive scan of the totals, in place, without NaN replacement (a NaN total
         // came from infinities and must stay).
         scan_into(&partials, taxis, op, false, &partials)?;
@@ -308,20 +309,19 @@ fn run(
     } else {
         None
     };
-    let mut carry = partials.as_ref().map_or(0, |p| p.data_ptr());
-    device.bind()?;
-    // SAFETY: (ScanArgs, x, y, carry) is the scan kernel's parameter list: offsets stay
-    // inside src's and dst's layouts (dst overlaps src only as the same view), carry holds
-    // the scanned totals of every (line, part) when parts > 1 and is unused otherwise.
-    unsafe {
-        launch(
-            scan_fn,
-            (grid, 1, 1),
-            p.block,
-            shared,
-            &mut [arg(&mut args), arg(&mut x), arg(&mut y), arg(&mut carry)],
-        )
-    }
+    let carry = partials.as_ref().map_or(0, |p| p.data_ptr());
+    // (ScanArgs, x, y, carry): offsets stay inside src's and dst's layouts (dst overlaps
+    // src only as the same view), carry holds the scanned totals of every (line, part)
+    // when parts > 1 and is unused otherwise.
+    Launch::new(device, kernel(scan_part)?)?
+        .grid(grid)
+        .block(p.block)
+        .shared(shared)
+        .arg(args)
+        .arg(x)
+        .arg(y)
+        .arg(carry)
+        .run()
 }
 
 #[cfg(test)]

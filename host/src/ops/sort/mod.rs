@@ -8,18 +8,21 @@
 //! which buffer each pass reads and writes, the workspace layout) is pure Rust, tested
 //! without a GPU.
 
-use gpupy_kernels::sort::{
+use gpupy_kernels as kernels;
+use gpupy_kernels::sort::Part;
+use gpupy_kernels::sort::radix::{
     INDEX_OUT_I64, KEY_DIGITS, MAX_PASSES, RADIX, SORT_BLOCK, SORT_WARPS, SortPass, hist_smem,
     onesweep_smem, tile_len,
 };
+use gpupy_kernels::sort::search::{LEFT, RIGHT};
 
-use super::copy::{astype, contiguous, copy_into};
-use super::{BLOCK, arg, elementwise_grid};
+use crate::launch::Launch;
+use crate::ops::elementwise::copy::{astype, contiguous, copy_into};
+use crate::ops::{BLOCK, elementwise_grid};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, normalize_axis};
-use crate::module::launch;
 
 /// Histogram blocks per SM. Each block reads a long chunk with its own shared
 /// histograms and adds them to the global counts once, so a few blocks per SM saturate
@@ -173,9 +176,9 @@ pub fn schedule(passes: &[Digit], argsort: bool) -> Vec<PassIo> {
 /// array, stable (equal values keep their order, as NumPy's `kind='stable'`). `axis`
 /// `None` sorts the flattened array.
 pub fn sort(a: &Array, axis: Option<isize>, argsort: bool) -> Result<Array> {
-    if super::computes_elsewhere(a.dtype()) {
+    if crate::ops::computes_elsewhere(a.dtype()) {
         // bfloat16 widens to float32 exactly, so the order is the same.
-        return super::in_compute_dtype(a, |x| sort(x, axis, argsort));
+        return crate::ops::in_compute_dtype(a, |x| sort(x, axis, argsort));
     }
     let (src, axis) = match axis {
         None => (flatten(a)?, 0),
@@ -229,7 +232,7 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
         // Nothing to reorder: the values themselves, or index 0 everywhere.
         let out = Array::empty(device, &shape, out_dtype)?;
         if argsort {
-            super::fill::fill(&out, &[0; 8])?;
+            crate::ops::elementwise::fill::fill(&out, &[0; 8])?;
         } else {
             copy_into(a, &out)?;
         }
@@ -283,7 +286,7 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
     // Zeroed once: the histogram adds into the counts, every pass's ticket starts at 0,
     // and status words of earlier passes read as unpublished.
     let work = Array::empty(device, &[ws.bytes.div_ceil(8) as usize], DType::UInt64)?;
-    super::fill::fill(&work, &[0; 8])?;
+    crate::ops::elementwise::fill::fill(&work, &[0; 8])?;
     let key_ptr = |b: Buf| -> u64 {
         match b {
             Buf::None => 0,
@@ -300,51 +303,39 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
         }
     };
 
-    let kernels = device.kernels()?;
-    let name = gpupy_kernels::loops::DTYPE_NAMES[dtype as usize];
-    let histogram = kernels.function(&format!("gpupy_sort_histogram_{name}"))?;
-    let onesweep = [
-        kernels.function(&format!("gpupy_sort_onesweep_{name}"))?,
-        kernels.function(&format!("gpupy_sort_onesweep_idx_{name}"))?,
-    ];
-    let starts = kernels.function("gpupy_sort_starts")?;
-    device.bind()?;
+    let kernel = |part| {
+        kernels::sort::kernel(part, dtype as usize)
+            .ok_or_else(|| Error::Type(format!("gpupy cannot sort {} arrays", dtype.name())))
+    };
+    let onesweep = [kernel(Part::Onesweep)?, kernel(Part::OnesweepIdx)?];
     let counts = work.data_ptr();
-    let (mut nn, mut chunk, mut keys, mut c) = (n, g.chunk, src.data_ptr(), counts);
-    let (mut kp, mut np, mut rows32, mut rl) =
-        (key_passes, passes.len() as u32, rows as u32, row_len as u32);
-    // SAFETY: (n, chunk, keys, counts) is the histogram kernel's parameter list: keys holds
-    // n values, contiguous and 16-byte aligned (contiguous() and pool blocks); chunk is a
-    // whole number of tiles with every block's chunk starting below n; counts holds
-    // key_passes * RADIX zeroed u32; the shared size is hist_smem (checked above).
-    unsafe {
-        launch(
-            histogram,
-            (g.blocks, 1, 1),
-            SORT_BLOCK,
-            hist_smem(key_passes),
-            &mut [arg(&mut nn), arg(&mut chunk), arg(&mut keys), arg(&mut c)],
-        )?;
-        // SAFETY: (counts, key_passes, passes, rows, row_len) is the starts kernel's
-        // parameter list: counts holds passes * RADIX u32, the key passes' filled by the
-        // histogram launch before it on the stream; rows * row_len = n < 2^32; one block
-        // with one shared word per warp.
-        launch(
-            starts,
-            (1, 1, 1),
-            SORT_BLOCK,
-            SORT_WARPS * 4,
-            &mut [
-                arg(&mut c),
-                arg(&mut kp),
-                arg(&mut np),
-                arg(&mut rows32),
-                arg(&mut rl),
-            ],
-        )?;
-    }
+    // (n, chunk, keys, counts): keys holds n values, contiguous and 16-byte aligned
+    // (contiguous() and pool blocks); chunk is a whole number of tiles with every
+    // block's chunk starting below n; counts holds key_passes * RADIX zeroed u32; the
+    // shared size is hist_smem (checked above).
+    Launch::new(device, kernel(Part::Histogram)?)?
+        .grid(g.blocks)
+        .block(SORT_BLOCK)
+        .shared(hist_smem(key_passes))
+        .arg(n)
+        .arg(g.chunk)
+        .arg(src.data_ptr())
+        .arg(counts)
+        .run()?;
+    // (counts, key_passes, passes, rows, row_len): counts holds passes * RADIX u32, the
+    // key passes' filled by the histogram launch before it on the stream;
+    // rows * row_len = n < 2^32; one block with one shared word per warp.
+    Launch::new(device, kernel(Part::Starts)?)?
+        .block(SORT_BLOCK)
+        .shared(SORT_WARPS * 4)
+        .arg(counts)
+        .arg(key_passes)
+        .arg(passes.len() as u32)
+        .arg(rows as u32)
+        .arg(row_len as u32)
+        .run()?;
     for (i, (d, b)) in passes.iter().zip(&io).enumerate() {
-        let mut p = SortPass {
+        let p = SortPass {
             n,
             digit: match *d {
                 Digit::Key(k) | Digit::Row(k) => k,
@@ -361,8 +352,8 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
             },
             pass: i as u32,
         };
-        let (mut keys_in, mut keys_out) = (key_ptr(b.keys_in), key_ptr(b.keys_out));
-        let (mut idx_in, mut idx_out) = (idx_ptr(b.idx_in), idx_ptr(b.idx_out));
+        let (keys_in, keys_out) = (key_ptr(b.keys_in), key_ptr(b.keys_out));
+        let (idx_in, idx_out) = (idx_ptr(b.idx_in), idx_ptr(b.idx_out));
         // The kernels' contracts, checked here: key passes read values, indices are
         // read only after a pass wrote them, and nothing is read and written at once.
         let key_pass = matches!(d, Digit::Key(_));
@@ -375,10 +366,10 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
         {
             return Err(Error::Value("sort: inconsistent pass schedule".into()));
         }
-        let mut pass_starts = counts + (i as u64) * RADIX as u64 * 4;
-        let mut ticket = counts + ws.tickets + 4 * i as u64;
-        let mut status = counts + ws.status;
-        // SAFETY: (SortPass, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) is
+        let pass_starts = counts + (i as u64) * RADIX as u64 * 4;
+        let ticket = counts + ws.tickets + 4 * i as u64;
+        let status = counts + ws.status;
+        // (SortPass, keys_in, keys_out, idx_in, idx_out, starts, ticket, status) is
         // the onesweep kernels' parameter list (the kernel without indices runs only key
         // passes with both value arrays, checked above): every non-null array holds n
         // elements of its type (the int64 output when flags say so); starts is this pass's
@@ -386,24 +377,19 @@ fn sort_last_axis(a: &Array, argsort: bool) -> Result<Array> {
         // is this pass's zeroed counter (i < MAX_PASSES); status holds RADIX words per
         // tile, zero or left by earlier passes of this sort; one block per tile, and the
         // shared size is onesweep_smem for the kernel's with_idx (checked above).
-        unsafe {
-            launch(
-                onesweep[with_idx as usize],
-                (tiles as u32, 1, 1),
-                SORT_BLOCK,
-                onesweep_smem(itemsize, with_idx),
-                &mut [
-                    arg(&mut p),
-                    arg(&mut keys_in),
-                    arg(&mut keys_out),
-                    arg(&mut idx_in),
-                    arg(&mut idx_out),
-                    arg(&mut pass_starts),
-                    arg(&mut ticket),
-                    arg(&mut status),
-                ],
-            )?;
-        }
+        Launch::new(device, onesweep[with_idx as usize])?
+            .grid(tiles as u32)
+            .block(SORT_BLOCK)
+            .shared(onesweep_smem(itemsize, with_idx))
+            .arg(p)
+            .arg(keys_in)
+            .arg(keys_out)
+            .arg(idx_in)
+            .arg(idx_out)
+            .arg(pass_starts)
+            .arg(ticket)
+            .arg(status)
+            .run()?;
     }
     Ok(out)
 }
@@ -422,7 +408,7 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
             values.dtype().name()
         )));
     }
-    if super::computes_elsewhere(sorted.dtype()) {
+    if crate::ops::computes_elsewhere(sorted.dtype()) {
         let c = sorted.dtype().compute();
         return searchsorted(&astype(sorted, c)?, &astype(values, c)?, right);
     }
@@ -433,48 +419,28 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
         return Ok(out);
     }
     let (a, v) = (contiguous(sorted)?, contiguous(values)?);
-    let name = gpupy_kernels::loops::DTYPE_NAMES[a.dtype() as usize];
-    let f = device
-        .kernels()?
-        .function(&format!("gpupy_searchsorted_{name}"))?;
-    device.bind()?;
-    let (mut ap, mut n, mut vp, mut mm, mut o) = (
-        a.data_ptr(),
-        a.size() as u64,
-        v.data_ptr(),
-        m,
-        out.data_ptr(),
-    );
-    let mut side = if right {
-        gpupy_kernels::search::RIGHT
-    } else {
-        gpupy_kernels::search::LEFT
-    };
-    // SAFETY: (sorted, n, values, m, out, side) is the kernel's parameter list: sorted
-    // holds n contiguous values, values and out m each.
-    unsafe {
-        launch(
-            f,
-            (elementwise_grid(device, m), 1, 1),
-            BLOCK,
-            0,
-            &mut [
-                arg(&mut ap),
-                arg(&mut n),
-                arg(&mut vp),
-                arg(&mut mm),
-                arg(&mut o),
-                arg(&mut side),
-            ],
-        )
-    }?;
+    let kernel = kernels::sort::kernel(Part::Search, a.dtype() as usize)
+        .ok_or_else(|| Error::Type(format!("gpupy cannot search {} arrays", a.dtype().name())))?;
+    let side = if right { RIGHT } else { LEFT };
+    // (sorted, n, values, m, out, side): sorted holds n contiguous values, values and
+    // out m each.
+    Launch::new(device, kernel)?
+        .grid(elementwise_grid(device, m))
+        .block(BLOCK)
+        .arg(a.data_ptr())
+        .arg(a.size() as u64)
+        .arg(v.data_ptr())
+        .arg(m)
+        .arg(out.data_ptr())
+        .arg(side)
+        .run()?;
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gpupy_kernels::sort::{SortKey, row_digit_count, status_word};
+    use gpupy_kernels::sort::radix::{SortKey, row_digit_count, status_word};
 
     #[test]
     fn grids_cover_the_input_in_whole_tiles() {
