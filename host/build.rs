@@ -104,7 +104,10 @@ fn main() {
         }
         stages
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| fail("a module's build thread panicked")))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| fail("a module's build thread panicked"))
+            })
             .collect()
     });
     std::fs::write(out.join("ptxas.txt"), reports.concat()).unwrap();
@@ -211,15 +214,23 @@ fn check_entries(spec: &ModuleSpec, ptx: &str) {
 /// `images.rs`: every module's PTX and cubins as statics, in `MODULES` order, for
 /// `src/module.rs` to embed.
 fn write_images(out: &Path) {
-    let mut code = String::from("/// Every module's images, in `MODULES` order.\npub static IMAGES: [Image; MODULE_COUNT] = [\n");
+    let mut code = String::from(
+        "/// Every module's images, in `MODULES` order.\npub static IMAGES: [Image; MODULE_COUNT] = [\n",
+    );
     for spec in MODULES.iter() {
         let stem = spec.name;
         let ptx = if spec.arch == Arch::Sm90a {
             "None".to_string()
         } else {
-            format!("Some(concat!(include_str!(concat!(env!(\"OUT_DIR\"), \"/{stem}.ptx\")), \"\\0\"))")
+            format!(
+                "Some(concat!(include_str!(concat!(env!(\"OUT_DIR\"), \"/{stem}.ptx\")), \"\\0\"))"
+            )
         };
-        let cubin = if spec.arch == Arch::Sm90a { "sm_90a" } else { CUBIN_ARCH };
+        let cubin = if spec.arch == Arch::Sm90a {
+            "sm_90a"
+        } else {
+            CUBIN_ARCH
+        };
         code.push_str(&format!(
             "    Image {{ ptx: {ptx}, cubin_sm90: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{stem}.{cubin}.cubin\")) }},\n"
         ));

@@ -39,7 +39,9 @@ test)
     # --nocapture shows why GPU tests were skipped on machines without one.
     cargo test --release -q --workspace -- --nocapture
     (cd kernels && cargo test --release -q)
-    # The Python package imports its modules at the top and in no cycle.
+    # No use cycles among the Rust modules; the Python package imports its modules at
+    # the top and in no cycle.
+    python scripts/check_rust_modules.py
     python scripts/check_imports.py
     # Run pytest from outside the source tree so it imports the installed wheel.
     python -m pytest tests -q -rs

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use cudarc::driver::result;
 
+use crate::buffer::Buffer;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result, check};
 use crate::layout::{Index, Layout};
-use crate::pool::{Buffer, Pool};
 
 #[derive(Clone)]
 pub struct Array {
@@ -22,7 +22,7 @@ impl Array {
     /// An uninitialized C-contiguous array.
     pub fn empty(device: &'static Device, shape: &[usize], dtype: DType) -> Result<Array> {
         let size = checked_size(shape, dtype)?;
-        let buffer = Pool::alloc(device, size * dtype.itemsize())?;
+        let buffer = Buffer::alloc(device, size * dtype.itemsize())?;
         Ok(Array {
             buffer: Arc::new(buffer),
             layout: Layout::contiguous(shape),
@@ -38,7 +38,7 @@ impl Array {
             ));
         }
         let size = checked_size(&layout.shape, dtype)?;
-        let buffer = Pool::alloc(device, size * dtype.itemsize())?;
+        let buffer = Buffer::alloc(device, size * dtype.itemsize())?;
         Ok(Array {
             buffer: Arc::new(buffer),
             layout,
@@ -138,8 +138,10 @@ impl Array {
         Ok(out)
     }
 
-    /// Copies the array, in C order, into `dst` (exactly `nbytes` long). Waits for the
-    /// kernels that produce it (the copy is ordered after them on the stream).
+    /// Copies the C-contiguous array into `dst` (exactly `nbytes` long). Waits for the
+    /// kernels that produce it (the copy is ordered after them on the stream). Any other
+    /// layout goes through `ops::elementwise::copy::to_host`, which makes it contiguous
+    /// on the device first.
     pub fn to_host(&self, dst: &mut [u8]) -> Result<()> {
         if dst.len() != self.nbytes() {
             return Err(Error::Value(format!(
@@ -151,15 +153,17 @@ impl Array {
         if dst.is_empty() {
             return Ok(());
         }
-        let src = if self.layout.is_c_contiguous() {
-            self.clone()
-        } else {
-            crate::ops::elementwise::copy::contiguous(self)?
-        };
+        if !self.layout.is_c_contiguous() {
+            return Err(Error::Value(
+                "Array::to_host needs a C-contiguous array (use ops::elementwise::copy::to_host)"
+                    .into(),
+            ));
+        }
         self.device().bind()?;
-        // SAFETY: src is C-contiguous with nbytes bytes from data_ptr, inside its block.
+        // SAFETY: the array is C-contiguous with nbytes bytes from data_ptr, inside its
+        // block.
         check("cuMemcpyDtoH", unsafe {
-            result::memcpy_dtoh_sync(dst, src.data_ptr())
+            result::memcpy_dtoh_sync(dst, self.data_ptr())
         })
     }
 }

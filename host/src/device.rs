@@ -200,7 +200,9 @@ impl Device {
             })?,
             max_threads_per_block: attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
             shared_mem_per_block: attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?,
-            shared_mem_per_block_optin: attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            shared_mem_per_block_optin: attr(
+                CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            )?,
             warp_size: attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
             l2_cache_size: attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?,
             clock_rate_khz: attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE)?,

@@ -150,8 +150,7 @@ impl<'d> Launch<'d> {
                 self.kernel
             )))
         };
-        if g.0 == 0 || g.1 == 0 || g.2 == 0 || g.0 > i32::MAX as u32 || g.1 > 65535 || g.2 > 65535
-        {
+        if g.0 == 0 || g.1 == 0 || g.2 == 0 || g.0 > i32::MAX as u32 || g.1 > 65535 || g.2 > 65535 {
             return bad(format!("grid {g:?} outside the device's limits"));
         }
         if threads == 0 || threads > p.max_threads_per_block.max(1) as u64 || b.2 > 64 {

@@ -1,7 +1,8 @@
 //! gpupy's host library: everything between a Python call and a kernel launch.
 //!
 //! - `device`: the driver (loaded at run time), devices and their contexts;
-//! - `pool`: the caching device-memory pool, one per device;
+//! - `pool`: the caching device-memory pool's bookkeeping, one per device; `buffer`:
+//!   blocks from it (allocated from the driver on a miss), returned on drop;
 //! - `module`: the embedded kernel modules, each loaded on first use, functions looked
 //!   up once; `launch`: the one launch builder; `table`: the op tables as host enums;
 //! - `dtype`, `layout`: dtypes, shapes, strides, broadcasting and views (pure Rust);
@@ -12,6 +13,7 @@
 //! Every fallible call returns `Result<_, Error>`; nothing here panics on bad input.
 
 pub mod array;
+pub mod buffer;
 pub mod device;
 pub mod dtype;
 pub mod error;

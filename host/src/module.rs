@@ -105,11 +105,15 @@ impl Kernels {
     /// must be bound (`Device::kernel` binds it).
     pub fn get(&self, k: Kernel) -> Result<Function> {
         let loaded = self.module(k.module)?;
-        loaded.functions.get(k.index as usize).copied().ok_or_else(|| {
-            Error::Value(format!(
-                "kernel handle {k:?} is outside its module's table (a gpupy bug)"
-            ))
-        })
+        loaded
+            .functions
+            .get(k.index as usize)
+            .copied()
+            .ok_or_else(|| {
+                Error::Value(format!(
+                    "kernel handle {k:?} is outside its module's table (a gpupy bug)"
+                ))
+            })
     }
 
     fn module(&self, m: Module) -> Result<&Loaded> {

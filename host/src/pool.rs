@@ -6,16 +6,14 @@
 //! host can be handed to the next kernel even while earlier kernels still read it: the
 //! stream serializes them.
 //!
-//! On out-of-memory the pool returns its cached blocks to the driver and tries once more
-//! before reporting `Error::OutOfMemory`.
+//! The pool is bookkeeping only (free lists and byte counts); `buffer.rs` talks to the
+//! driver: it allocates on a miss, and on out-of-memory returns the cached blocks to the
+//! driver and tries once more before reporting `Error::OutOfMemory`.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use cudarc::driver::{result, sys};
-
-use crate::device::Device;
-use crate::error::{Error, Result, check};
+use cudarc::driver::sys;
 
 /// Small requests round to 512 bytes (CuPy's granularity, and the alignment every block
 /// gets); from 1 MiB up, to a quarter of the power of two below them, so a class wastes at
@@ -45,96 +43,34 @@ struct Inner {
     cached: usize,
 }
 
-/// A block of device memory from the pool; dropping it returns the block.
-pub struct Buffer {
-    ptr: sys::CUdeviceptr,
-    /// The requested size; the block itself is `size_class(bytes)`.
-    bytes: usize,
-    device: &'static Device,
-}
-
-impl Buffer {
-    pub fn ptr(&self) -> sys::CUdeviceptr {
-        self.ptr
-    }
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-    pub fn device(&self) -> &'static Device {
-        self.device
-    }
-}
-
-impl Drop for Buffer {
-    fn drop(&mut self) {
-        if self.bytes > 0 {
-            self.device.pool.give_back(self.ptr, size_class(self.bytes));
-        }
-    }
-}
-
 impl Pool {
-    /// A buffer of at least `bytes` bytes on `device`, 512-byte aligned.
-    pub fn alloc(device: &'static Device, bytes: usize) -> Result<Buffer> {
-        if bytes == 0 {
-            return Ok(Buffer {
-                ptr: 0,
-                bytes: 0,
-                device,
-            });
-        }
-        let class = size_class(bytes);
-        let pool = &device.pool;
-        {
-            let mut inner = pool.lock();
-            if let Some(ptr) = inner.free.get_mut(&class).and_then(Vec::pop) {
-                inner.cached -= class;
-                inner.used += class;
-                return Ok(Buffer { ptr, bytes, device });
-            }
-        }
-        device.bind()?;
-        // SAFETY: the device's context is bound; the size is non-zero.
-        let ptr = match unsafe { result::malloc_sync(class) } {
-            Ok(p) => p,
-            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => {
-                pool.free_all_blocks(device)?;
-                // SAFETY: as above.
-                unsafe { result::malloc_sync(class) }.map_err(|_| Error::OutOfMemory {
-                    requested: bytes,
-                    held: pool.used_bytes(),
-                    total: device.props.total_global_mem,
-                })?
-            }
-            Err(e) => return Err(Error::cuda("cuMemAlloc", e)),
-        };
-        pool.lock().used += class;
-        Ok(Buffer { ptr, bytes, device })
+    /// A cached block of size class `class`, if one is free; counted as used.
+    pub(crate) fn take(&self, class: usize) -> Option<sys::CUdeviceptr> {
+        let mut inner = self.lock();
+        let ptr = inner.free.get_mut(&class).and_then(Vec::pop)?;
+        inner.cached -= class;
+        inner.used += class;
+        Some(ptr)
     }
 
-    fn give_back(&self, ptr: sys::CUdeviceptr, class: usize) {
+    /// Counts a block of `class` bytes just taken from the driver as used.
+    pub(crate) fn record_alloc(&self, class: usize) {
+        self.lock().used += class;
+    }
+
+    /// Every cached block, handed back to the caller to return to the driver.
+    pub(crate) fn drain(&self) -> Vec<sys::CUdeviceptr> {
+        let mut inner = self.lock();
+        inner.cached = 0;
+        inner.free.drain().flat_map(|(_, ptrs)| ptrs).collect()
+    }
+
+    /// Puts a block of `class` bytes that is no longer used on its free list.
+    pub(crate) fn give_back(&self, ptr: sys::CUdeviceptr, class: usize) {
         let mut inner = self.lock();
         inner.used -= class;
         inner.cached += class;
         inner.free.entry(class).or_default().push(ptr);
-    }
-
-    /// Returns every cached block to the driver.
-    pub fn free_all_blocks(&self, device: &Device) -> Result<()> {
-        let blocks: Vec<(usize, Vec<sys::CUdeviceptr>)> = {
-            let mut inner = self.lock();
-            inner.cached = 0;
-            inner.free.drain().collect()
-        };
-        device.bind()?;
-        // Kernels queued earlier may still use a cached block's memory under its last
-        // owner: wait for them before the driver takes it back.
-        check("cuCtxSynchronize", result::ctx::synchronize())?;
-        for ptr in blocks.into_iter().flat_map(|(_, ptrs)| ptrs) {
-            // SAFETY: ptr came from cuMemAlloc and no live Buffer refers to it.
-            check("cuMemFree", unsafe { result::free_sync(ptr) })?;
-        }
-        Ok(())
     }
 
     /// Bytes in live buffers (CuPy's `used_bytes`, counted by block size).

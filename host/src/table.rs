@@ -3,7 +3,7 @@
 //! that have copy and fill kernels.
 
 use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::Error;
 
 macro_rules! op_enum {
     ([$Enum:ident $loops:ident] $(($Op:ident, $op:ident, [$($ty:ident)*]))*) => {
@@ -59,7 +59,6 @@ macro_rules! item_size_table {
 }
 gpupy_kernels::for_each_item_size!(item_size_table);
 
-
 /// NumPy's error for a ufunc without a loop for the dtype.
 pub fn no_loop(op: &str, dtype: DType) -> Error {
     Error::Type(format!(
@@ -68,7 +67,6 @@ pub fn no_loop(op: &str, dtype: DType) -> Error {
     ))
 }
 
-
 /// The index of `itemsize` in `ITEM_SIZES` (every dtype's item size has one).
 pub fn size_index(itemsize: usize) -> usize {
     ITEM_SIZES
@@ -76,4 +74,3 @@ pub fn size_index(itemsize: usize) -> usize {
         .position(|&b| b == itemsize)
         .expect("every dtype's item size has copy and fill kernels")
 }
-

@@ -2,9 +2,9 @@
 //! and passes: the Rust test harness has no run-time skip. The Python suite covers the
 //! same paths against NumPy; these check the host API on its own.
 
-use gpupy_host::table::{BinaryOp, ReduceOp};
 use gpupy_host::ops::elementwise::{Operand, binary};
 use gpupy_host::ops::{elementwise::copy, linalg::svd, matmul, reduce};
+use gpupy_host::table::{BinaryOp, ReduceOp};
 use gpupy_host::{Array, DType, device};
 
 /// The harness runs tests on several threads; the pool test counts bytes, so every GPU

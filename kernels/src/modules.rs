@@ -5,18 +5,66 @@ use crate::registry::{Arch, Module, ModuleSpec};
 use crate::{elementwise, histogram, index, linalg, matmul, reduce, scan, sort};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
-    spec(Module::Elementwise, "elementwise", Arch::Sm70, false, &elementwise::KERNELS),
-    spec(Module::Reduce, "reduce", Arch::Sm70, false, &reduce::KERNELS),
+    spec(
+        Module::Elementwise,
+        "elementwise",
+        Arch::Sm70,
+        false,
+        &elementwise::KERNELS,
+    ),
+    spec(
+        Module::Reduce,
+        "reduce",
+        Arch::Sm70,
+        false,
+        &reduce::KERNELS,
+    ),
     spec(Module::Scan, "scan", Arch::Sm70, false, &scan::KERNELS),
     spec(Module::Sort, "sort", Arch::Sm70, false, &sort::KERNELS),
     spec(Module::Index, "index", Arch::Sm70, false, &index::KERNELS),
-    spec(Module::Histogram, "histogram", Arch::Sm70, false, &histogram::KERNELS),
-    spec(Module::Matmul, "matmul", Arch::Sm70, false, &matmul::simt::KERNELS),
+    spec(
+        Module::Histogram,
+        "histogram",
+        Arch::Sm70,
+        false,
+        &histogram::KERNELS,
+    ),
+    spec(
+        Module::Matmul,
+        "matmul",
+        Arch::Sm70,
+        false,
+        &matmul::simt::KERNELS,
+    ),
     // The tensor-core tiles stage up to ~200 KiB of operands in shared memory.
-    spec(Module::MatmulMma, "matmul-mma", Arch::Sm80, true, &matmul::mma::KERNELS),
-    spec(Module::MatmulMma90, "matmul-mma90", Arch::Sm90, true, &matmul::mma90::KERNELS),
-    spec(Module::MatmulWgmma, "matmul-wgmma", Arch::Sm90a, true, &matmul::wgmma::KERNELS),
-    spec(Module::Linalg, "linalg", Arch::Sm70, false, &linalg::KERNELS),
+    spec(
+        Module::MatmulMma,
+        "matmul-mma",
+        Arch::Sm80,
+        true,
+        &matmul::mma::KERNELS,
+    ),
+    spec(
+        Module::MatmulMma90,
+        "matmul-mma90",
+        Arch::Sm90,
+        true,
+        &matmul::mma90::KERNELS,
+    ),
+    spec(
+        Module::MatmulWgmma,
+        "matmul-wgmma",
+        Arch::Sm90a,
+        true,
+        &matmul::wgmma::KERNELS,
+    ),
+    spec(
+        Module::Linalg,
+        "linalg",
+        Arch::Sm70,
+        false,
+        &linalg::KERNELS,
+    ),
 ];
 
 const fn spec(

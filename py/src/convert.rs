@@ -101,6 +101,31 @@ pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> 
             std::slice::from_raw_parts_mut(data, nbytes)
         }
     };
-    py.detach(|| a.to_host(dst)).or_raise()?;
+    py.detach(|| gpupy_host::ops::elementwise::copy::to_host(a, dst))
+        .or_raise()?;
     Ok(out)
+}
+
+/// A C-contiguous, native-byte-order NumPy array of `value` (of `dtype` when given).
+pub fn prepare_host<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    dtype: Option<gpupy_host::DType>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let dt = match dtype {
+        Some(d) => numpy_dtype(py, d)?,
+        None => py.None().into_bound(py),
+    };
+    // order="C" copies non-contiguous input and, unlike ascontiguousarray, keeps 0-d
+    // arrays 0-d.
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("order", "C")?;
+    let arr = np.getattr("asarray")?.call((value, dt), Some(&kwargs))?;
+    if arr.getattr("dtype")?.getattr("isnative")?.is_truthy()? {
+        Ok(arr)
+    } else {
+        let native = arr.getattr("dtype")?.call_method1("newbyteorder", ("=",))?;
+        arr.call_method1("astype", (native,))
+    }
 }

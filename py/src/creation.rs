@@ -5,9 +5,10 @@ use gpupy_host::ops::elementwise::fill;
 use gpupy_host::{Array, device};
 use pyo3::prelude::*;
 
+use crate::convert::prepare_host;
 use crate::convert::{from_numpy, to_dtype, to_numpy};
 use crate::errors::OrRaise;
-use crate::ndarray::{NdArray, prepare_host};
+use crate::ndarray::NdArray;
 
 #[pyfunction]
 fn _empty(py: Python<'_>, shape: Vec<usize>, dtype: &Bound<'_, PyAny>) -> PyResult<Py<NdArray>> {

@@ -83,7 +83,8 @@ fn pool_free_bytes(id: usize) -> PyResult<usize> {
 #[pyfunction]
 fn pool_free_all_blocks(py: Python<'_>, id: usize) -> PyResult<()> {
     let d = device::get(id).or_raise()?;
-    py.detach(|| d.pool.free_all_blocks(d)).or_raise()
+    py.detach(|| gpupy_host::buffer::free_all_blocks(d))
+        .or_raise()
 }
 
 /// `ptxas -v` output of every kernel for sm_90 (registers, stack frames, spills).

@@ -7,18 +7,19 @@
 
 use gpupy_host::dtype::Kind;
 use gpupy_host::layout::Index;
-use gpupy_host::ops::index::{self as ix, Item};
 use gpupy_host::ops::elementwise::{copy, fill};
+use gpupy_host::ops::index::{self as ix, Item};
 use gpupy_host::{Array, DType};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyEllipsis, PyInt, PyList, PySlice, PyTuple};
 
+use crate::convert::prepare_host;
 use crate::convert::{from_numpy, to_numpy};
 use crate::errors::OrRaise;
 use crate::index;
-use crate::ndarray::{NdArray, prepare_host};
+use crate::ndarray::NdArray;
 
 /// A parsed `a[key]`.
 pub enum Key {
@@ -310,4 +311,49 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nonzero, m)?)?;
     m.add_function(wrap_pyfunction!(_flat, m)?)?;
     Ok(())
+}
+
+/// `a[key]` and `a[key] = value`.
+#[pymethods]
+impl NdArray {
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<NdArray>> {
+        match parse_key(py, key)? {
+            Key::Basic(idx) => NdArray::wrap(py, self.inner.index(&idx).or_raise()?),
+            Key::Advanced(items) => getitem(py, &self.inner, &items),
+        }
+    }
+
+    /// `a[key] = value` for a gpupy array, a NumPy array or a scalar value.
+    fn __setitem__(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let idx = match parse_key(py, key)? {
+            Key::Basic(idx) => idx,
+            Key::Advanced(items) => {
+                return setitem(py, &self.inner, &items, value);
+            }
+        };
+        let dst = self.inner.index(&idx).or_raise()?;
+        let src = match value.cast::<NdArray>() {
+            Ok(v) => v.get().inner.clone(),
+            Err(_) => {
+                let host = prepare_host(py, value, Some(dst.dtype()))?;
+                if host.getattr("ndim")?.extract::<usize>()? == 0 {
+                    let bytes: Vec<u8> = host.call_method0("tobytes")?.extract()?;
+                    let tmp = fill::full(dst.device(), &[], dst.dtype(), &bytes).or_raise()?;
+                    return copy::copy_into(&tmp, &dst).or_raise();
+                }
+                from_numpy(py, &host)?
+            }
+        };
+        let src = if src.dtype() == dst.dtype() {
+            src
+        } else {
+            copy::astype(&src, dst.dtype()).or_raise()?
+        };
+        copy::copy_into(&src, &dst).or_raise()
+    }
 }

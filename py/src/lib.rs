@@ -4,11 +4,12 @@
 //!
 //! - `errors`: the error mapping and gpupy's own exception types;
 //! - `convert`: dtypes and NumPy arrays across the boundary;
-//! - `ndarray`: the array class, its attributes, indexing and operators;
-//! - `indexing`: integer and boolean array indices, `take`/`put`/`where`/`nonzero`;
+//! - `ndarray`: the array class and its basic attributes;
+//! - `indexing`: `a[key]`, `a[key] = v`, integer and boolean array indices,
+//!   `take`/`put`/`where`/`nonzero`;
 //! - `ufunc`: NumPy's ufuncs (type resolution by NumPy itself) and the operators' core;
-//! - `operators`: Python's operators on arrays;
-//! - `math`: matrix products; `linalg`: the TF32 switch;
+//! - `operators`: Python's operators on arrays (and `a.add`, `a.mul`);
+//! - `matmul`: matrix products (`@`, `dot`, ...); `linalg`: the TF32 switch;
 //! - `reduction`: the reduction engine (NumPy's signatures are in `gpupy/_reduction.py`);
 //! - `sort`: radix sort/argsort along an axis and `searchsorted`;
 //! - `scan`: scans (`cumsum`, ...) and counting (`bincount`, `histogram`);
@@ -29,7 +30,7 @@ mod index;
 mod indexing;
 mod linalg;
 mod manipulation;
-mod math;
+mod matmul;
 mod ndarray;
 mod ndarray_methods;
 mod operators;
@@ -45,7 +46,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     ndarray::register(m)?;
     indexing::register(m)?;
-    math::register(m)?;
+    matmul::register(m)?;
     reduction::register(m)?;
     linalg::register(m)?;
     ufunc::register(m)?;

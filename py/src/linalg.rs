@@ -1,6 +1,7 @@
-//! Linear-algebra bindings: the TF32 switch for float32 products (`gpupy.config`) and
+//! Linear-algebra bindings: the TF32 switch and the path switches of matrix products
+//! (`gpupy.config`) and
 //! the Jacobi rotations behind singular values.
-//! The products themselves are `math::matmul`/`math::dot`; the compositions on top of
+//! The products themselves are `matmul::matmul`/`matmul::dot`; the compositions on top of
 //! them (`einsum`, `tensordot`, norms, ...) are in `python/gpupy/_linalg.py`, which also
 //! builds singular values on `_svd_jacobi`.
 
@@ -29,6 +30,25 @@ fn _matmul_path() -> &'static str {
     mma::last_path()
 }
 
+/// The matmul path switches in force: `(tile, no_tc, no_sm90, no_wgmma)`.
+#[pyfunction]
+fn _matmul_switches() -> (Option<String>, bool, bool, bool) {
+    let s = mma::switches();
+    (s.tile, s.no_tc, s.no_sm90, s.no_wgmma)
+}
+
+/// Sets the matmul path switches (process-wide; see `gpupy.config.matmul_switches`).
+#[pyfunction]
+#[pyo3(signature = (tile, no_tc, no_sm90, no_wgmma))]
+fn _set_matmul_switches(tile: Option<String>, no_tc: bool, no_sm90: bool, no_wgmma: bool) {
+    mma::set_switches(mma::Switches {
+        tile,
+        no_tc,
+        no_sm90,
+        no_wgmma,
+    });
+}
+
 /// One-sided Jacobi on `w` in place (C-contiguous float64/complex128, shape `(..., n, m)`,
 /// each of the `n` rows one column of the matrix, `n <= m`): rotates pairs until their
 /// inner products fall below `tol` times their norms. Returns whether it converged;
@@ -43,6 +63,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_set_tf32, m)?)?;
     m.add_function(wrap_pyfunction!(_tf32, m)?)?;
     m.add_function(wrap_pyfunction!(_matmul_path, m)?)?;
+    m.add_function(wrap_pyfunction!(_matmul_switches, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_matmul_switches, m)?)?;
     m.add_function(wrap_pyfunction!(_svd_jacobi, m)?)?;
     Ok(())
 }

@@ -1,16 +1,17 @@
-//! `gpupy.ndarray`: the array class. It wraps a host `Array` (immutable handle; the
-//! device memory it points to is what changes), so the class is `frozen` and needs no
-//! borrow flag on the hot path of `a + b`.
+//! `gpupy.ndarray`: the array class and its basic attributes. It wraps a host `Array`
+//! (immutable handle; the device memory it points to is what changes), so the class is
+//! `frozen` and needs no borrow flag on the hot path of `a + b`. Its other methods live
+//! with what they do: operators in `operators.rs`, indexing in `indexing.rs`, matrix
+//! products in `matmul.rs`, the rest in `ndarray_methods.rs`.
 
 use gpupy_host::Array;
-use gpupy_host::ops::elementwise::{copy, fill};
+use gpupy_host::ops::elementwise::copy;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::{from_numpy, numpy_dtype, to_dtype, to_numpy};
+use crate::convert::{from_numpy, numpy_dtype, prepare_host, to_dtype, to_numpy};
 use crate::errors::OrRaise;
-use crate::{indexing, math};
 
 #[pyclass(name = "ndarray", module = "gpupy", frozen, weakref)]
 pub struct NdArray {
@@ -151,100 +152,6 @@ impl NdArray {
         to_numpy(py, &self.inner)?.is_truthy()
     }
 
-    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<NdArray>> {
-        match indexing::parse_key(py, key)? {
-            indexing::Key::Basic(idx) => NdArray::wrap(py, self.inner.index(&idx).or_raise()?),
-            indexing::Key::Advanced(items) => indexing::getitem(py, &self.inner, &items),
-        }
-    }
-
-    /// `a[key] = value` for a gpupy array, a NumPy array or a scalar value.
-    fn __setitem__(
-        &self,
-        py: Python<'_>,
-        key: &Bound<'_, PyAny>,
-        value: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let idx = match indexing::parse_key(py, key)? {
-            indexing::Key::Basic(idx) => idx,
-            indexing::Key::Advanced(items) => {
-                return indexing::setitem(py, &self.inner, &items, value);
-            }
-        };
-        let dst = self.inner.index(&idx).or_raise()?;
-        let src = match value.cast::<NdArray>() {
-            Ok(v) => v.get().inner.clone(),
-            Err(_) => {
-                let host = prepare_host(py, value, Some(dst.dtype()))?;
-                if host.getattr("ndim")?.extract::<usize>()? == 0 {
-                    let bytes: Vec<u8> = host.call_method0("tobytes")?.extract()?;
-                    let tmp = fill::full(dst.device(), &[], dst.dtype(), &bytes).or_raise()?;
-                    return copy::copy_into(&tmp, &dst).or_raise();
-                }
-                from_numpy(py, &host)?
-            }
-        };
-        let src = if src.dtype() == dst.dtype() {
-            src
-        } else {
-            copy::astype(&src, dst.dtype()).or_raise()?
-        };
-        copy::copy_into(&src, &dst).or_raise()
-    }
-
-    fn __matmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        Ok(math::matmul_operator(py, slf.as_any(), other)?
-            .map_or_else(|| py.NotImplemented(), Py::into_any))
-    }
-    fn __rmatmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        Ok(math::matmul_operator(py, other, slf.as_any())?
-            .map_or_else(|| py.NotImplemented(), Py::into_any))
-    }
-    /// `a @= b`: NumPy's `matmul(a, b, out=a)` (the product must have `a`'s shape and
-    /// cast to its dtype under `same_kind`).
-    fn __imatmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        let Ok(b) = other.cast::<NdArray>() else {
-            return Err(PyTypeError::new_err(
-                "matmul needs gpupy arrays on both sides",
-            ));
-        };
-        let dst = &slf.get().inner;
-        gpupy_host::ops::matmul::matmul_out(dst, &b.get().inner, Some(dst)).or_raise()?;
-        Ok(())
-    }
-
-    /// `a.add(b)`: the same as `a + b`.
-    fn add(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        let r = crate::ufunc::operator(
-            py,
-            crate::ufunc::Op::Binary(gpupy_host::table::BinaryOp::Add),
-            &[slf.as_any(), other],
-        )?;
-        r.map(Py::into_any)
-            .ok_or_else(|| PyTypeError::new_err("Unsupported operand for add"))
-    }
-    /// `a.mul(b)`: the same as `a * b`.
-    fn mul(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        let r = crate::ufunc::operator(
-            py,
-            crate::ufunc::Op::Binary(gpupy_host::table::BinaryOp::Multiply),
-            &[slf.as_any(), other],
-        )?;
-        r.map(Py::into_any)
-            .ok_or_else(|| PyTypeError::new_err("Unsupported operand for mul"))
-    }
-    #[pyo3(signature = (b, out = None))]
-    fn dot(
-        slf: &Bound<'_, Self>,
-        b: &Bound<'_, PyAny>,
-        out: Option<&Bound<'_, NdArray>>,
-    ) -> PyResult<Py<NdArray>> {
-        math::dot(slf.py(), slf.as_any(), b, out)
-    }
     #[pyo3(signature = (dtype, copy = true))]
     fn astype(
         slf: &Bound<'_, Self>,
@@ -264,30 +171,6 @@ impl NdArray {
             py,
             copy::astype(&self.inner, self.inner.dtype()).or_raise()?,
         )
-    }
-}
-
-/// A C-contiguous, native-byte-order NumPy array of `value` (of `dtype` when given).
-pub fn prepare_host<'py>(
-    py: Python<'py>,
-    value: &Bound<'py, PyAny>,
-    dtype: Option<gpupy_host::DType>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let np = py.import("numpy")?;
-    let dt = match dtype {
-        Some(d) => numpy_dtype(py, d)?,
-        None => py.None().into_bound(py),
-    };
-    // order="C" copies non-contiguous input and, unlike ascontiguousarray, keeps 0-d
-    // arrays 0-d.
-    let kwargs = pyo3::types::PyDict::new(py);
-    kwargs.set_item("order", "C")?;
-    let arr = np.getattr("asarray")?.call((value, dt), Some(&kwargs))?;
-    if arr.getattr("dtype")?.getattr("isnative")?.is_truthy()? {
-        Ok(arr)
-    } else {
-        let native = arr.getattr("dtype")?.call_method1("newbyteorder", ("=",))?;
-        arr.call_method1("astype", (native,))
     }
 }
 

@@ -9,10 +9,11 @@ use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString, PyTuple};
 
+use crate::convert::prepare_host;
 use crate::convert::{numpy_dtype, to_dtype, to_numpy};
 use crate::errors::OrRaise;
 use crate::manipulation::{_diagonal, normalize_axis, normalize_axis_prefixed};
-use crate::ndarray::{NdArray, prepare_host};
+use crate::ndarray::NdArray;
 
 /// NumPy's `ndarray.flags` (the fields gpupy can answer), with item access by NumPy's
 /// flag names (`a.flags['C_CONTIGUOUS']`, `a.flags['C']`).

@@ -7,6 +7,7 @@
 #![allow(unsafe_op_in_unsafe_fn)]
 
 use gpupy_host::table::{BinaryOp, UnaryOp};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::ndarray::NdArray;
@@ -144,5 +145,24 @@ impl NdArray {
     }
     fn __rdivmod__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         divmod(slf.py(), other, slf.as_any())
+    }
+}
+
+/// `a.add(b)`, `a.mul(b)`.
+#[pymethods]
+impl NdArray {
+    /// `a.add(b)`: the same as `a + b`.
+    fn add(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let r = operator(py, Op::Binary(BinaryOp::Add), &[slf.as_any(), other])?;
+        r.map(Py::into_any)
+            .ok_or_else(|| PyTypeError::new_err("Unsupported operand for add"))
+    }
+    /// `a.mul(b)`: the same as `a * b`.
+    fn mul(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let r = operator(py, Op::Binary(BinaryOp::Multiply), &[slf.as_any(), other])?;
+        r.map(Py::into_any)
+            .ok_or_else(|| PyTypeError::new_err("Unsupported operand for mul"))
     }
 }

@@ -3,8 +3,8 @@
 //! `gpupy/_reduction.py`; this takes validated axes and runs one reduction.
 
 use gpupy_host::layout::Layout;
-use gpupy_host::table::ReduceOp;
 use gpupy_host::ops::reduce::{self, Finish};
+use gpupy_host::table::ReduceOp;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

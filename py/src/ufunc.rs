@@ -9,17 +9,18 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use gpupy_host::ops::elementwise::numpy_rules as rules;
+use gpupy_host::ops::elementwise::{Operand, Scalar, binary, fill, unary};
 use gpupy_host::table::{BinaryOp, UnaryOp};
-use gpupy_host::ops::elementwise::{Operand, Scalar, binary, unary};
 use gpupy_host::{Array, DType, device};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyTuple};
 
-use crate::convert::{numpy_dtype, to_dtype};
+use crate::convert::{numpy_dtype, prepare_host, to_dtype};
 use crate::errors::OrRaise;
-use crate::ndarray::{NdArray, prepare_host};
+use crate::ndarray::NdArray;
 
 /// The kernel family of a ufunc.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -188,7 +189,7 @@ fn resolve(py: Python<'_>, op: Op, kinds: &[Kind], dtype: Option<DType>) -> PyRe
     let out = to_dtype(py, &loop_[kinds.len()])?;
     if let (Op::Binary(b), [DType::Int64, DType::UInt64] | [DType::UInt64, DType::Int64]) =
         (op, ins.as_slice())
-        && is_comparison(b)
+        && rules::is_comparison(b)
     {
         // NumPy's exact int64/uint64 comparison loops (`qQ->?`): see `mixed_sign_comparison`.
         let r = Loop::MixedSign;
@@ -270,7 +271,7 @@ fn apply(
     {
         let s = scalar_of(py, x, loop_dtype)?;
         let dev = device::current().or_raise()?;
-        holders.push(gpupy_host::ops::elementwise::fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
+        holders.push(fill::full(dev, &[], loop_dtype, s.bytes()).or_raise()?);
     }
     if let Some(r) = out_of_range_comparison(py, op, args, loop_dtype, out)? {
         return Ok(r);
@@ -284,14 +285,6 @@ fn apply(
             Arg::Scalar(x, _) => Operand::Scalar(scalar_of(py, x, loop_dtype)?),
         });
     }
-    if op == Op::Binary(BinaryOp::Power)
-        && matches!(
-            loop_dtype,
-            DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
-        )
-    {
-        check_integer_exponent(py, operands[1], loop_dtype)?;
-    }
     match op {
         Op::Binary(o) => binary(o, loop_dtype, operands[0], operands[1], out).or_raise(),
         Op::Unary(o) => match operands[0] {
@@ -301,24 +294,14 @@ fn apply(
     }
 }
 
-fn is_comparison(op: BinaryOp) -> bool {
-    use BinaryOp::*;
-    matches!(
-        op,
-        Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual
-    )
-}
-
-/// `x op y` for an int64 and a uint64 operand, exactly (no float64 rounding): a negative
-/// int64 is below every uint64, and a non-negative one compares as a uint64. So the
-/// result is `sign_case | (y >= 0 & op(x, u64(y)))`-style compositions of existing kernels.
+/// `x op y` for an int64 and a uint64 operand, exactly (the host's
+/// `numpy_rules::mixed_sign_comparison`); a strong NumPy scalar becomes a 0-d array.
 fn mixed_sign_comparison(
     py: Python<'_>,
     op: Op,
     args: &[Arg],
     out: Option<&Array>,
 ) -> PyResult<Array> {
-    use BinaryOp::*;
     let Op::Binary(b) = op else {
         return Err(PyTypeError::new_err(
             "internal: a unary op resolved to a mixed-sign loop",
@@ -331,67 +314,20 @@ fn mixed_sign_comparison(
             Arg::Owned(x) => Ok(x.clone()),
             Arg::Scalar(x, Kind::Strong(d)) => {
                 let s = scalar_of(py, x, *d)?;
-                gpupy_host::ops::elementwise::fill::full(device::current().or_raise()?, &[], *d, s.bytes())
-                    .or_raise()
+                fill::full(device::current().or_raise()?, &[], *d, s.bytes()).or_raise()
             }
             Arg::Scalar(..) => Err(PyTypeError::new_err(
                 "internal: weak scalar in a mixed-sign comparison",
             )),
         })
         .collect::<PyResult<_>>()?;
-    // Normalize to (unsigned u, signed s) with the op mirrored when the signed one came first.
-    let (u, s, op) = if arrays[0].dtype() == DType::UInt64 {
-        (&arrays[0], &arrays[1], b)
-    } else {
-        let mirrored = match b {
-            Less => Greater,
-            LessEqual => GreaterEqual,
-            Greater => Less,
-            GreaterEqual => LessEqual,
-            other => other,
-        };
-        (&arrays[1], &arrays[0], mirrored)
-    };
-    let zero = Scalar::from_bytes(DType::Int64, &[0u8; 8]).or_raise()?;
-    // u OP s when s < 0: u is larger, so only >, >=, != hold.
-    let when_negative = matches!(op, Greater | GreaterEqual | NotEqual);
-    let s_as_u = gpupy_host::ops::elementwise::copy::astype(s, DType::UInt64).or_raise()?;
-    let cmp = binary(
-        op,
-        DType::UInt64,
-        Operand::Array(u),
-        Operand::Array(&s_as_u),
-        None,
-    )
-    .or_raise()?;
-    // when_negative: `s < 0 | cmp`; otherwise `s >= 0 & cmp`.
-    let (sign_test, combine) = if when_negative {
-        (Less, LogicalOr)
-    } else {
-        (GreaterEqual, LogicalAnd)
-    };
-    let sign = binary(
-        sign_test,
-        DType::Int64,
-        Operand::Array(s),
-        Operand::Scalar(zero),
-        None,
-    )
-    .or_raise()?;
-    let r = binary(
-        combine,
-        DType::Bool,
-        Operand::Array(&sign),
-        Operand::Array(&cmp),
-        out,
-    )
-    .or_raise()?;
-    Ok(r)
+    rules::mixed_sign_comparison(b, &arrays[0], &arrays[1], out).or_raise()
 }
 
 /// NumPy 2 defines comparisons of integer arrays with Python ints outside the dtype's
-/// range (`uint8_array < -1` is all False) rather than raising OverflowError: the answer
-/// is the same for every element, so it is a fill.
+/// range (`uint8_array < -1` is all False) rather than raising OverflowError: whether
+/// the int fits is Python's to tell; the fill is the host's
+/// (`numpy_rules::out_of_range_comparison`).
 fn out_of_range_comparison(
     py: Python<'_>,
     op: Op,
@@ -399,16 +335,9 @@ fn out_of_range_comparison(
     dtype: DType,
     out: Option<&Array>,
 ) -> PyResult<Option<Array>> {
-    use BinaryOp::*;
-    let Op::Binary(b @ (Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual)) = op else {
+    let Op::Binary(b) = op else {
         return Ok(None);
     };
-    if !matches!(
-        dtype.kind(),
-        gpupy_host::dtype::Kind::Int | gpupy_host::dtype::Kind::UInt
-    ) {
-        return Ok(None);
-    }
     let (array, scalar, scalar_first) = match args {
         [Arg::Scalar(x, Kind::WeakInt), other] => (other, x, true),
         [other, Arg::Scalar(x, Kind::WeakInt)] => (other, x, false),
@@ -417,65 +346,10 @@ fn out_of_range_comparison(
     let Some(array) = array.array() else {
         return Ok(None);
     };
-    if scalar_of(py, scalar, dtype).is_ok() {
+    if !rules::is_comparison(b) || scalar_of(py, scalar, dtype).is_ok() {
         return Ok(None);
     }
-    // The scalar lies above the dtype's range when positive, below it when negative.
-    let above = scalar.gt(0)?;
-    // Every element compares as `array OP scalar` (or mirrored when the scalar is first).
-    let array_less = above != scalar_first;
-    let value = match b {
-        Equal => false,
-        NotEqual => true,
-        Less | LessEqual => array_less,
-        _ => !array_less,
-    };
-    let r = gpupy_host::ops::elementwise::fill::full(array.device(), array.shape(), DType::Bool, &[value as u8])
-        .or_raise()?;
-    match out {
-        Some(o) => {
-            gpupy_host::ops::elementwise::copy::cast_into(&r, o).or_raise()?;
-            Ok(Some(o.clone()))
-        }
-        None => Ok(Some(r)),
-    }
-}
-
-/// NumPy refuses negative integer exponents for integer arrays; a kernel cannot raise,
-/// so the exponents are checked here (one comparison and a copy of its result).
-fn check_integer_exponent(py: Python<'_>, exponent: Operand, dtype: DType) -> PyResult<()> {
-    let negative = match exponent {
-        Operand::Scalar(s) => {
-            // Little-endian: the sign bit is the top bit of the last byte.
-            let top = s.bytes()[s.bytes().len() - 1];
-            top & 0x80 != 0
-        }
-        Operand::Array(a) => {
-            let zero = Scalar::from_bytes(dtype, &vec![0u8; dtype.itemsize()]).or_raise()?;
-            let a = if a.dtype() == dtype {
-                a.clone()
-            } else {
-                gpupy_host::ops::elementwise::copy::astype(a, dtype).or_raise()?
-            };
-            let lt = binary(
-                BinaryOp::Less,
-                dtype,
-                Operand::Array(&a),
-                Operand::Scalar(zero),
-                None,
-            )
-            .or_raise()?;
-            let mut host = vec![0u8; lt.nbytes()];
-            py.detach(|| lt.to_host(&mut host)).or_raise()?;
-            host.iter().any(|&b| b != 0)
-        }
-    };
-    if negative {
-        return Err(PyValueError::new_err(
-            "Integers to negative integer powers are not allowed.",
-        ));
-    }
-    Ok(())
+    rules::out_of_range_comparison(b, array, scalar.gt(0)?, scalar_first, out).or_raise()
 }
 
 /// NumPy's same_kind rule for writing a loop's output into `out=`.
@@ -662,5 +536,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for &op in UnaryOp::ALL {
         m.add(op.name(), Ufunc { op: Op::Unary(op) })?;
     }
+    // The names in the op table's order, for the Python package's namespace (so no
+    // Python-side copy of the table can drift from it).
+    let names: Vec<&str> = (BinaryOp::ALL.iter().map(|op| op.name()))
+        .chain(UnaryOp::ALL.iter().map(|op| op.name()))
+        .collect();
+    m.add("UFUNC_NAMES", pyo3::types::PyTuple::new(m.py(), names)?)?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! NumPy broadcasting: shapes align at their last axis; an axis of length 1 stretches
 //! (stride 0) to match the other.
 
-use super::{Layout, shape_str};
+use super::strides::{Layout, shape_str};
 use crate::error::{Error, Result};
 
 /// The broadcast shape of several operands, with NumPy's error text.

@@ -37,6 +37,37 @@ pub fn coalesce<const N: usize>(
     (out_shape, out_strides)
 }
 
+/// The one (length, step) that walks every reduced axis, if they merge: in the given
+/// order (`keep_order`), else in any order (largest stride outermost). Axes of length 1
+/// drop out; no reduced axes at all is one slice of one element.
+pub fn merge_axes(shape: &[usize], strides: &[isize], keep_order: bool) -> Option<(usize, isize)> {
+    let mut axes: Vec<(usize, isize)> = shape
+        .iter()
+        .zip(strides)
+        .filter(|(n, _)| **n != 1)
+        .map(|(&n, &s)| (n, s))
+        .collect();
+    if axes.iter().any(|&(n, _)| n == 0) {
+        return Some((0, 1));
+    }
+    if !keep_order {
+        axes.sort_by_key(|&(_, s)| std::cmp::Reverse(s.unsigned_abs()));
+    }
+    let Some(&(_, step)) = axes.last() else {
+        return Some((1, 1));
+    };
+    let mut len = 1usize;
+    let mut expect = step;
+    for &(n, s) in axes.iter().rev() {
+        if s != expect {
+            return None;
+        }
+        len *= n;
+        expect = s * n as isize;
+    }
+    Some((len, step))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +91,22 @@ mod tests {
         assert_eq!((shape, a), (vec![6], vec![1]));
         let (shape, [a]) = coalesce(&[1, 1], [&[5, 5]]);
         assert!(shape.is_empty() && a.is_empty());
+    }
+
+    #[test]
+    fn reduced_axes_merge_when_they_tile() {
+        // C array (4, 5, 6): axes (1, 2) merge to 30 contiguous elements.
+        assert_eq!(merge_axes(&[5, 6], &[6, 1], true), Some((30, 1)));
+        // axes (0, 2) do not.
+        assert_eq!(merge_axes(&[4, 6], &[30, 1], false), None);
+        // axis 0 alone: 4 elements 30 apart.
+        assert_eq!(merge_axes(&[4], &[30], true), Some((4, 30)));
+        // F order merges only when the order may change.
+        assert_eq!(merge_axes(&[4, 5], &[1, 4], false), Some((20, 1)));
+        assert_eq!(merge_axes(&[4, 5], &[1, 4], true), None);
+        // length-1 axes drop out, zero-length axes empty the slice.
+        assert_eq!(merge_axes(&[1, 7], &[99, 2], true), Some((7, 2)));
+        assert_eq!(merge_axes(&[3, 0], &[5, 1], true), Some((0, 1)));
+        assert_eq!(merge_axes(&[], &[], true), Some((1, 1)));
     }
 }

@@ -1,6 +1,6 @@
 //! Basic indexing (integers, slices, `...`, `None`): every result is a view.
 
-use super::{Layout, shape_str};
+use super::strides::{Layout, shape_str};
 use crate::error::{Error, Result};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

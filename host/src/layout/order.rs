@@ -2,7 +2,7 @@
 //! input (so `a.T + b.T` is F-ordered and runs as one flat pass over memory), and the test
 //! for "these elements fill one dense block in some axis order".
 
-use super::Layout;
+use super::strides::Layout;
 
 impl Layout {
     /// Axes from the slowest-varying to the fastest in memory (by |stride|, ties keep

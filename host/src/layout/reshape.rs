@@ -3,7 +3,7 @@
 //! Each is a `Layout -> Layout` function with NumPy's strides and errors; copies, where
 //! NumPy makes them, are the caller's business (`ops::copy`).
 
-use super::{Layout, normalize_axis};
+use super::strides::{Layout, normalize_axis};
 use crate::error::{Error, Result};
 
 /// NumPy's text of a requested shape in reshape errors: unknown (negative) dimensions

@@ -17,46 +17,9 @@ pub mod sort;
 
 use gpupy_kernels::args::{MAX_DIMS, Strided};
 
-use crate::array::Array;
 use crate::device::Device;
-use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::coalesce;
-use elementwise::copy;
-
-/// `f` on `a` converted to its compute dtype (bfloat16: float32), the result brought
-/// back by [`from_compute`].
-pub(crate) fn in_compute_dtype(
-    a: &Array,
-    f: impl FnOnce(&Array) -> Result<Array>,
-) -> Result<Array> {
-    from_compute(f(&copy::astype(a, a.dtype().compute())?)?, a.dtype(), None)
-}
-
-/// A result `r` computed in `dtype.compute()`, rounded once to `dtype` as ml_dtypes'
-/// loops compute in float32 and round (other results, bool or int64 indices, stay as
-/// they are), then converted into `out` when given. A bfloat16 `out` takes the rounding
-/// directly; any other `out` gets the rounded values, as from NumPy's loop.
-pub(crate) fn from_compute(r: Array, dtype: DType, out: Option<&Array>) -> Result<Array> {
-    let rounds = r.dtype() == dtype.compute() && dtype.compute() != dtype;
-    match out {
-        Some(o) if !rounds || o.dtype() == dtype => {
-            copy::cast_into(&r, o)?;
-            Ok(o.clone())
-        }
-        Some(o) => {
-            copy::cast_into(&copy::astype(&r, dtype)?, o)?;
-            Ok(o.clone())
-        }
-        None if rounds => copy::astype(&r, dtype),
-        None => Ok(r),
-    }
-}
-
-/// Whether arrays of `dtype` compute in another dtype (see [`DType::compute`]).
-pub(crate) fn computes_elsewhere(dtype: DType) -> bool {
-    dtype.compute() != dtype
-}
 
 /// Threads per block of the elementwise and reduction kernels.
 pub(crate) const BLOCK: u32 = 256;

@@ -82,7 +82,6 @@ impl Arange for c128 {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

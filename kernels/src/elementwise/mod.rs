@@ -117,20 +117,32 @@ pub fn binary(op: usize, dtype: usize, variant: BinaryVariant) -> Option<crate::
 /// The kernel of unary op `op` for input dtype `dtype`; `strided` picks the variant.
 pub fn unary(op: usize, dtype: usize, strided: bool) -> Option<crate::registry::Kernel> {
     let slot = *UNARY_SLOTS.get(op)?.get(dtype)?;
-    let part = if strided { Part::UnaryStrided } else { Part::UnaryContig };
+    let part = if strided {
+        Part::UnaryStrided
+    } else {
+        Part::UnaryContig
+    };
     (slot != u16::MAX).then(|| part.at(slot as usize))
 }
 
 /// The cast from dtype `from` to dtype `to`.
 pub fn cast(from: usize, to: usize, strided: bool) -> crate::registry::Kernel {
-    let part = if strided { Part::CastStrided } else { Part::CastContig };
+    let part = if strided {
+        Part::CastStrided
+    } else {
+        Part::CastContig
+    };
     part.at(from * NDTYPES + to)
 }
 
 /// The copy (`fill == false`) or fill kernel for items of `size_index` (an index into
 /// `for_each_item_size!`).
 pub fn mover(size_index: usize, fill: bool) -> crate::registry::Kernel {
-    if fill { Part::Fill.at(size_index) } else { Part::Copy.at(size_index) }
+    if fill {
+        Part::Fill.at(size_index)
+    } else {
+        Part::Copy.at(size_index)
+    }
 }
 
 /// The `arange` kernel for dtype `dtype`, if it has one.
@@ -160,14 +172,23 @@ mod tests {
             for l in loops.iter() {
                 let ty = crate::loops::DTYPE_NAMES[l.input];
                 let k = unary(op, l.input, true).unwrap();
-                assert_eq!(KERNELS[k.index as usize], format!("gpupy_{name}_{ty}_strided"));
+                assert_eq!(
+                    KERNELS[k.index as usize],
+                    format!("gpupy_{name}_{ty}_strided")
+                );
             }
         }
         let names = crate::loops::DTYPE_NAMES;
         let k = cast(3, 12, false);
-        assert_eq!(KERNELS[k.index as usize], format!("gpupy_cast_{}_{}_contig", names[3], names[12]));
+        assert_eq!(
+            KERNELS[k.index as usize],
+            format!("gpupy_cast_{}_{}_contig", names[3], names[12])
+        );
         assert_eq!(KERNELS[mover(4, true).index as usize], "gpupy_fill_16");
-        assert_eq!(KERNELS[arange(11).unwrap().index as usize], "gpupy_arange_f64");
+        assert_eq!(
+            KERNELS[arange(11).unwrap().index as usize],
+            "gpupy_arange_f64"
+        );
         assert!(arange(0).is_none());
         assert!(binary(BINARY_LOOPS.len(), 0, BinaryVariant::Vv).is_none());
     }

@@ -15,9 +15,7 @@ use crate::gpu::{
 #[inline(always)]
 unsafe fn red_add_f64(p: *mut u64, w: f64) {
     // SAFETY: per the contract.
-    unsafe {
-        asm!("red.add.f64 [{a}], {v};", a = in(reg64) p, v = in(reg64) w, options(nostack))
-    }
+    unsafe { asm!("red.add.f64 [{a}], {v};", a = in(reg64) p, v = in(reg64) w, options(nostack)) }
 }
 
 /// Sums `counts` of bin `b` into the global histogram.

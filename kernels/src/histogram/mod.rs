@@ -211,7 +211,10 @@ const EDGES_SLOTS: [u16; crate::dtype::NDTYPES] =
 const PAIRS: &[(usize, usize)] = crate::for_each_histogram_pair!(pair_keys);
 
 fn slot(slots: &[u16], dtype: usize) -> Option<usize> {
-    slots.get(dtype).filter(|&&s| s != u16::MAX).map(|&s| s as usize)
+    slots
+        .get(dtype)
+        .filter(|&&s| s != u16::MAX)
+        .map(|&s| s as usize)
 }
 
 /// The min/max kernel for keys of dtype `dtype`.
@@ -227,15 +230,28 @@ pub fn bincount(weighted: bool) -> crate::registry::Kernel {
 /// The uniform-bins kernel for values of dtype `t` with bin arithmetic in dtype `d`.
 pub fn uniform(t: usize, d: usize, weighted: bool) -> Option<crate::registry::Kernel> {
     let i = PAIRS.iter().position(|&p| p == (t, d))?;
-    Some(if weighted { Part::UniformWeight } else { Part::UniformCount }.at(i))
+    Some(
+        if weighted {
+            Part::UniformWeight
+        } else {
+            Part::UniformCount
+        }
+        .at(i),
+    )
 }
 
 /// The explicit-edges kernel for values and edges of dtype `t`.
 pub fn edges(t: usize, weighted: bool) -> Option<crate::registry::Kernel> {
     let s = slot(&EDGES_SLOTS, t)?;
-    Some(if weighted { Part::EdgesWeight } else { Part::EdgesCount }.at(s))
+    Some(
+        if weighted {
+            Part::EdgesWeight
+        } else {
+            Part::EdgesCount
+        }
+        .at(s),
+    )
 }
-
 
 #[cfg(test)]
 mod tests {

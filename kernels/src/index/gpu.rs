@@ -3,9 +3,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::{FIRST, IndexValue, NONZERO_OFFSETS, offset_term, unravel};
 use crate::args::Strided;
-use crate::gpu::{
-    Shared, block_dim, block_idx, grid_stride, smem_addr, sync_threads, thread_idx,
-};
+use crate::gpu::{Shared, block_dim, block_idx, grid_stride, smem_addr, sync_threads, thread_idx};
 
 /// `off[..] (+)= index * stride` over `s` (operands: off, idx); records in `err` the
 /// lowest linear position whose index is out of range.
@@ -97,13 +95,7 @@ unsafe fn scatter<T: Copy>(s: &Strided<3>, val: *const T, off: *const i64, dst: 
 /// Every offset `s` produces lies inside its operand; `out` overlaps no input except
 /// exactly (the same element at the same position).
 #[inline(always)]
-unsafe fn select<T: Copy>(
-    s: &Strided<4>,
-    cond: *const u8,
-    x: *const T,
-    y: *const T,
-    out: *mut T,
-) {
+unsafe fn select<T: Copy>(s: &Strided<4>, cond: *const u8, x: *const T, y: *const T, out: *mut T) {
     let (start, step) = grid_stride();
     let mut i = start;
     while i < s.len {

@@ -162,7 +162,6 @@ pub fn offsets(dtype: usize) -> Option<crate::registry::Kernel> {
     (slot != u16::MAX).then(|| Part::Offsets.at(slot as usize))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -228,7 +228,7 @@ macro_rules! jacobi_entries {
         const _: () = {
             #[unsafe(export_name = concat!("gpupy_svd_jacobi_", $name))]
             unsafe extern "ptx-kernel" fn k(w: *mut $t, m: u64, n: u32, first_step: u32, steps: u32, sweeps: u32, tol: f64, flags: *mut u32, mode: u32) {
-                // SAFETY: the host launches per jacobi's contract (ops/svd.rs).
+                // SAFETY: the host launches per jacobi's contract (host/src/ops/linalg/svd.rs).
                 unsafe { jacobi::<$t>(w, m, n, first_step, steps, sweeps, tol, flags, mode) }
             }
         };

@@ -152,7 +152,6 @@ pub const BLOCK_PER_PAIR: u32 = 1;
 /// size), so each step's loads and stores stay on the SM.
 pub const STAGED: u32 = 2;
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

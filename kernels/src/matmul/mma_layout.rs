@@ -1,5 +1,5 @@
 //! Tensor-core GEMM: tile shapes (shared with the host) and the index maps of the
-//! `mma.sync` fragments and `ldmatrix` addresses that `mma.rs` uses, kept here, outside
+//! `mma.sync` fragments and `ldmatrix` addresses that `gpu/mma.rs` uses, kept here, outside
 //! the GPU-only module, so that `cargo test` checks them on the CPU against the PTX ISA's
 //! fragment layouts (a simulated warp multiplies through them, below).
 //!

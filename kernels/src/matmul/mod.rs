@@ -182,7 +182,10 @@ const MMA90_KEYS: &[(MmaKind, usize, bool, bool)] = crate::for_each_mma90_kernel
 const WGMMA_KEYS: &[MmaKind] = crate::for_each_wgmma_kernel!(wgmma_keys);
 
 fn slot(slots: &[u16], dtype: usize) -> Option<usize> {
-    slots.get(dtype).filter(|&&s| s != u16::MAX).map(|&s| s as usize)
+    slots
+        .get(dtype)
+        .filter(|&&s| s != u16::MAX)
+        .map(|&s| s as usize)
 }
 
 /// The SIMT kernel of family `kind` (an index into `tiles::SIMT_KINDS`) for its tile
@@ -203,7 +206,11 @@ pub fn splitk_sum(dtype: usize) -> Option<Kernel> {
 
 /// The matrix-vector kernel for dtype `dtype`, a warp a row (`rows`) or a lane a row.
 pub fn gemv(dtype: usize, rows: bool) -> Option<Kernel> {
-    let part = if rows { simt::Part::GemvRows } else { simt::Part::GemvCols };
+    let part = if rows {
+        simt::Part::GemvRows
+    } else {
+        simt::Part::GemvCols
+    };
     slot(&GEMV_SLOTS, dtype).map(|s| part.at(s))
 }
 
@@ -216,15 +223,16 @@ pub fn mma_tile(kind: MmaKind, tile: usize, a_km: bool, b_km: bool) -> Option<Ke
     } else {
         (MMA_KEYS, Module::MatmulMma)
     };
-    let i = keys
-        .iter()
-        .position(|&k| k == (kind, tile, a_km, b_km))?;
+    let i = keys.iter().position(|&k| k == (kind, tile, a_km, b_km))?;
     Some(Kernel::new(module, i))
 }
 
 /// The `wgmma` kernel of `kind`.
 pub fn wgmma_tile(kind: MmaKind) -> Option<Kernel> {
-    WGMMA_KEYS.iter().position(|&k| k == kind).map(|i| wgmma::Part::Tiles.at(i))
+    WGMMA_KEYS
+        .iter()
+        .position(|&k| k == kind)
+        .map(|i| wgmma::Part::Tiles.at(i))
 }
 
 #[cfg(test)]
@@ -236,26 +244,55 @@ mod tests {
         for (kind, (ty, tiles)) in tiles::SIMT_KINDS.iter().enumerate() {
             for (t, tile) in tiles.iter().enumerate() {
                 let k = simt_tile(kind, t).unwrap();
-                assert_eq!(simt::KERNELS[k.index as usize], format!("gpupy_matmul_{ty}_{}", tile.name));
+                assert_eq!(
+                    simt::KERNELS[k.index as usize],
+                    format!("gpupy_matmul_{ty}_{}", tile.name)
+                );
             }
         }
         let f64i = <f64 as DTypeIndex>::INDEX;
-        assert_eq!(simt::KERNELS[splitk_sum(f64i).unwrap().index as usize], "gpupy_matmul_f64_splitk_sum");
-        assert_eq!(simt::KERNELS[gemv(f64i, false).unwrap().index as usize], "gpupy_gemv_f64_cols");
+        assert_eq!(
+            simt::KERNELS[splitk_sum(f64i).unwrap().index as usize],
+            "gpupy_matmul_f64_splitk_sum"
+        );
+        assert_eq!(
+            simt::KERNELS[gemv(f64i, false).unwrap().index as usize],
+            "gpupy_gemv_f64_cols"
+        );
         for (i, t) in mma_layout::TC_TILES.iter().enumerate() {
-            for kind in [MmaKind::F16, MmaKind::Bf16, MmaKind::Tf32, MmaKind::F64, MmaKind::F64K8] {
+            for kind in [
+                MmaKind::F16,
+                MmaKind::Bf16,
+                MmaKind::Tf32,
+                MmaKind::F64,
+                MmaKind::F64K8,
+            ] {
                 if t.kind != kind.family() || (kind == MmaKind::F64K8) != (i >= 5) {
                     continue;
                 }
                 for (a, b) in [(true, false), (false, true), (false, false)] {
                     let k = mma_tile(kind, i, a, b).unwrap();
                     let v = |km: bool| if km { 'k' } else { 'm' };
-                    let names: &[&str] = if k.module == Module::MatmulMma90 { &mma90::KERNELS } else { &mma::KERNELS };
-                    let want = format!("{}_{}_{}_{}{}", kind.prefix(), kind.word(), t.name, v(a), v(b));
+                    let names: &[&str] = if k.module == Module::MatmulMma90 {
+                        &mma90::KERNELS
+                    } else {
+                        &mma::KERNELS
+                    };
+                    let want = format!(
+                        "{}_{}_{}_{}{}",
+                        kind.prefix(),
+                        kind.word(),
+                        t.name,
+                        v(a),
+                        v(b)
+                    );
                     assert_eq!(names[k.index as usize], want);
                 }
             }
         }
-        assert_eq!(wgmma::KERNELS[wgmma_tile(MmaKind::Tf32).unwrap().index as usize], "gpupy_wgmma_tf32_128x256_kk");
+        assert_eq!(
+            wgmma::KERNELS[wgmma_tile(MmaKind::Tf32).unwrap().index as usize],
+            "gpupy_wgmma_tf32_128x256_kk"
+        );
     }
 }

@@ -1,5 +1,5 @@
 //! Matrix-product launch parameters and tile shapes, shared by the host (which picks a
-//! tile and sizes the grid) and the kernels (`matmul.rs`).
+//! tile and sizes the grid) and the kernels (`gpu/simt.rs`).
 //!
 //! A launch of `gpupy_matmul_<dtype>_<tile.name>` computes, for every batch `z`,
 //! `C[z] = A[z] @ B[z]` with

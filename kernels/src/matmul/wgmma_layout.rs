@@ -1,4 +1,4 @@
-//! Hopper warpgroup products (`wgmma.mma_async`, sm_90a, in `wgmma.rs`): the tile, the
+//! Hopper warpgroup products (`wgmma.mma_async`, sm_90a, in `gpu/wgmma.rs`): the tile, the
 //! shared-memory layout the tensor cores read and its matrix descriptors, kept outside the
 //! GPU-only module so that the host sizes launches from the same numbers and `cargo test`
 //! checks the maps on the CPU.

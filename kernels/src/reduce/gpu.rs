@@ -11,7 +11,7 @@
 //! - `merge`: like `block`, over the accumulators that split launches leave behind,
 //!   and finishes them.
 //!
-//! Which one runs, and the splits, is the host's choice (`host/src/ops/reduce.rs`).
+//! Which one runs, and the splits, is the host's choice (`host/src/ops/reduce/`).
 
 use crate::args::{REDUCE_BLOCK, REDUCE_SMEM, Reduce};
 use crate::dtype::{lanes, load_pack};

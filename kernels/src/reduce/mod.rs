@@ -40,7 +40,8 @@ const SLOTS: [[u16; NDTYPES]; REDUCE_LOOPS.len()] = loop_slots(REDUCE_LOOPS);
 /// `for_each_reduce_op!`) for input dtype `dtype`, if it has that loop.
 pub fn kernels(op: usize, dtype: usize) -> Option<[Kernel; 3]> {
     let slot = *SLOTS.get(op)?.get(dtype)?;
-    (slot != u16::MAX).then(|| [Part::Block, Part::Serial, Part::Merge].map(|p| p.at(slot as usize)))
+    (slot != u16::MAX)
+        .then(|| [Part::Block, Part::Serial, Part::Merge].map(|p| p.at(slot as usize)))
 }
 
 #[cfg(test)]
@@ -53,9 +54,18 @@ mod tests {
             for l in loops.iter() {
                 let ty = crate::loops::DTYPE_NAMES[l.input];
                 let [b, s, m] = kernels(op, l.input).unwrap();
-                assert_eq!(KERNELS[b.index as usize], format!("gpupy_reduce_{name}_{ty}_block"));
-                assert_eq!(KERNELS[s.index as usize], format!("gpupy_reduce_{name}_{ty}_serial"));
-                assert_eq!(KERNELS[m.index as usize], format!("gpupy_reduce_{name}_{ty}_merge"));
+                assert_eq!(
+                    KERNELS[b.index as usize],
+                    format!("gpupy_reduce_{name}_{ty}_block")
+                );
+                assert_eq!(
+                    KERNELS[s.index as usize],
+                    format!("gpupy_reduce_{name}_{ty}_serial")
+                );
+                assert_eq!(
+                    KERNELS[m.index as usize],
+                    format!("gpupy_reduce_{name}_{ty}_merge")
+                );
             }
         }
     }

@@ -436,7 +436,7 @@ where
     Cast::<T::Moment>::cast(x)
 }
 
-crate::elementwise::ops::ops!(
+crate::elementwise::ops::op::ops!(
     Sum,
     Prod,
     Mean,

@@ -1,8 +1,8 @@
 use super::{Combine, Prod, ScanArgs, ScanElem, Sum, items_per_thread, load_value};
 use crate::dtype::{c64, c128};
 use crate::gpu::{
-    Shared, block_dim, block_idx, grid_dim, grid_stride, shfl_up_words, smem_addr,
-    sync_threads, thread_idx,
+    Shared, block_dim, block_idx, grid_dim, grid_stride, shfl_up_words, smem_addr, sync_threads,
+    thread_idx,
 };
 
 /// An accumulator as 32-bit words, the unit shuffles and the shared slots move.

@@ -232,7 +232,6 @@ pub fn kernel(part: Part, op: usize, dtype: usize) -> Option<crate::registry::Ke
     (slot != u16::MAX).then(|| part.at(slot as usize))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,9 +328,15 @@ mod tests {
     fn handles_name_their_kernels() {
         for (op, name) in ["sum", "prod"].into_iter().enumerate() {
             let k = kernel(Part::ColsReduce, op, 11).unwrap();
-            assert_eq!(KERNELS[k.index as usize], format!("gpupy_scan_{name}_f64_cols_reduce"));
+            assert_eq!(
+                KERNELS[k.index as usize],
+                format!("gpupy_scan_{name}_f64_cols_reduce")
+            );
             let k = kernel(Part::Rows, op, 4).unwrap();
-            assert_eq!(KERNELS[k.index as usize], format!("gpupy_scan_{name}_i64_rows"));
+            assert_eq!(
+                KERNELS[k.index as usize],
+                format!("gpupy_scan_{name}_i64_rows")
+            );
             assert!(kernel(Part::Rows, op, 3).is_none());
         }
     }

@@ -62,11 +62,20 @@ mod tests {
     fn handles_name_their_kernels() {
         for (d, name) in crate::loops::DTYPE_NAMES.iter().enumerate().take(14) {
             let k = kernel(Part::OnesweepIdx, d).unwrap();
-            assert_eq!(KERNELS[k.index as usize], format!("gpupy_sort_onesweep_idx_{name}"));
+            assert_eq!(
+                KERNELS[k.index as usize],
+                format!("gpupy_sort_onesweep_idx_{name}")
+            );
             let k = kernel(Part::Search, d).unwrap();
-            assert_eq!(KERNELS[k.index as usize], format!("gpupy_searchsorted_{name}"));
+            assert_eq!(
+                KERNELS[k.index as usize],
+                format!("gpupy_searchsorted_{name}")
+            );
         }
         assert!(kernel(Part::Histogram, 14).is_none());
-        assert_eq!(KERNELS[kernel(Part::Starts, 0).unwrap().index as usize], "gpupy_sort_starts");
+        assert_eq!(
+            KERNELS[kernel(Part::Starts, 0).unwrap().index as usize],
+            "gpupy_sort_starts"
+        );
     }
 }

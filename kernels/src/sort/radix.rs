@@ -283,7 +283,6 @@ macro_rules! digits_table {
 }
 for_each_sort_dtype!(digits_table);
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,6 @@ pub fn insertion_point<T: SortKey>(n: u64, at: impl Fn(u64) -> T, v: T, side: u3
     lo
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -571,7 +571,7 @@ def _singular_values(x):
     the real dtype NumPy's ``svd`` returns (float32 for float32/complex64, float64 for
     the rest).
 
-    Method: one-sided Jacobi (``kernels/src/svd.rs``) on a working copy whose rows are
+    Method: one-sided Jacobi (``kernels/src/linalg/``) on a working copy whose rows are
     the matrix's columns (or its rows, for wide matrices: ``A`` and ``A^T`` share
     singular values), in float64/complex128, each matrix scaled by a power of two so its
     largest entry is in [1, 2) (exact, and squared norms can neither overflow nor

@@ -12,14 +12,9 @@ from gpupy._gpupy import ndarray
 from gpupy._creation import asarray as _asarray, zeros as _zeros
 from gpupy._indexing import where as _where
 
-# Every ufunc gpupy has kernels for, under NumPy's name: the extension's UFUNC_NAMES;
-# from an extension built without that tuple, every ufunc object it exports, in the
-# order it registers them (the kernels' op tables: binary ops, then unary ones). The
-# scan can go once every build of the extension has UFUNC_NAMES.
-_UFUNC_NAMES = getattr(_gpupy, "UFUNC_NAMES", None)
-if _UFUNC_NAMES is None:
-    _UFUNC_NAMES = [name for name, obj in vars(_gpupy).items() if isinstance(obj, _gpupy.ufunc)]
-_UFUNC_NAMES = list(_UFUNC_NAMES)
+# Every ufunc gpupy has kernels for, under NumPy's name, in the kernels' op-table order:
+# the extension's list, so no copy of the table here can drift from it.
+_UFUNC_NAMES = list(_gpupy.UFUNC_NAMES)
 globals().update({name: getattr(_gpupy, name) for name in _UFUNC_NAMES})
 ufunc = _gpupy.ufunc
 

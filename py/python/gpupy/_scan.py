@@ -2,8 +2,8 @@
 ``cumsum``, ``cumprod``, ``nancumsum``, ``nancumprod``, ``cumulative_sum``,
 ``cumulative_prod``, ``diff``, ``bincount`` and ``histogram``.
 
-The scans and the counting run as Rust kernels (``kernels/src/scan.rs``,
-``kernels/src/histogram.rs``); this module resolves NumPy's argument rules and dtypes
+The scans and the counting run as Rust kernels (``kernels/src/scan/``,
+``kernels/src/histogram/``); this module resolves NumPy's argument rules and dtypes
 (NumPy itself answers every dtype question, on empty arrays) and composes ``diff`` and
 the density normalization from existing array operations.
 """

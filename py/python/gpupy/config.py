@@ -43,7 +43,7 @@ class allow_tf32:
 
 set_tf32(os.environ.get("GPUPY_TF32", "0").strip().lower() in ("1", "true", "yes", "on"))
 
-__all__ = ["set_tf32", "tf32", "allow_tf32"]
+__all__ = ["set_tf32", "tf32", "allow_tf32", "matmul_switches"]
 
 
 def matmul_path():
@@ -51,3 +51,31 @@ def matmul_path():
     ``"gemv"`` (matrix-vector), ``"mma"`` (``mma.sync`` tensor cores), ``"wgmma"``
     (Hopper's warpgroup tensor cores), or ``"none"``. For tests and tuning."""
     return _gpupy._matmul_path()
+
+
+class matmul_switches:
+    """Context manager that pins the kernel path of matrix products for the block, then
+    restores the previous switches (process-wide, like ``allow_tf32``); for tests that
+    must run every path the GPU has, and for measurements.
+
+    - ``tile``: force this tile of the product's table (``kernels/src/matmul/tiles.rs``,
+      ``mma_layout.rs``) where it has one (``GPUPY_MATMUL_TILE``);
+    - ``no_tc``: keep float16 and float64 off the tensor cores (``GPUPY_MATMUL_NO_TC``);
+    - ``no_sm90``: keep float64 on the Ampere ``m8n8k4`` shape on Hopper
+      (``GPUPY_MATMUL_NO_SM90``);
+    - ``no_wgmma``: keep float16/TF32 on ``mma.sync`` on Hopper (``GPUPY_MATMUL_NO_WGMMA``).
+
+    The environment variables give the switches' values until this is used.
+    """
+
+    def __init__(self, tile=None, no_tc=False, no_sm90=False, no_wgmma=False):
+        self.switches = (tile, bool(no_tc), bool(no_sm90), bool(no_wgmma))
+
+    def __enter__(self):
+        self.previous = _gpupy._matmul_switches()
+        _gpupy._set_matmul_switches(*self.switches)
+        return self
+
+    def __exit__(self, *exc):
+        _gpupy._set_matmul_switches(*self.previous)
+        return False

@@ -2,12 +2,12 @@
 //! `kernels/src/elementwise/arange.rs`). Shapes and dtypes are decided by the caller, as NumPy does
 //! it in Python objects; this launches the fill.
 
-use crate::launch::Launch;
-use crate::ops::{BLOCK, grid_for};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::launch::Launch;
+use crate::ops::{BLOCK, grid_for};
 
 /// A new 1-D array of `n` elements: `first`, `second`, then NumPy's `fill` continuation
 /// `first + i * (second - first)` in `dtype`'s arithmetic. `first` and `second` are
@@ -44,9 +44,8 @@ pub fn arange(
         let bytes = [first[0], second[0]];
         return Array::from_host(device, &bytes[..n], &[n], dtype);
     }
-    let kernel = gpupy_kernels::elementwise::arange(dtype as usize).ok_or_else(|| {
-        Error::Type(format!("arange has no kernel for {}", dtype.name()))
-    })?;
+    let kernel = gpupy_kernels::elementwise::arange(dtype as usize)
+        .ok_or_else(|| Error::Type(format!("arange has no kernel for {}", dtype.name())))?;
     let len = n as u64;
     // (out, n, first, second): the items are one element of the kernel's type each;
     // out holds n elements.
@@ -71,7 +70,11 @@ mod tests {
     fn every_dtype_but_bool_has_an_arange_kernel() {
         for d in DType::ALL {
             let k = arange(d as usize);
-            assert_eq!(k.is_none(), matches!(d, DType::Bool | DType::BFloat16), "{d:?}");
+            assert_eq!(
+                k.is_none(),
+                matches!(d, DType::Bool | DType::BFloat16),
+                "{d:?}"
+            );
         }
         let k = arange(DType::Complex128 as usize).unwrap();
         assert_eq!(KERNELS[k.index as usize], "gpupy_arange_c128");

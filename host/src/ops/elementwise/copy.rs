@@ -2,12 +2,12 @@
 
 use cudarc::driver::result;
 
-use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result, check};
-use crate::layout::shape_str;
 use crate::launch::Launch;
+use crate::layout::shape_str;
+use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use crate::table::size_index;
 use gpupy_kernels as kernels;
 
@@ -59,6 +59,16 @@ pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
         .arg(src.data_ptr())
         .arg(dst.data_ptr())
         .run()
+}
+
+/// `a`'s elements in C order into `dst` (exactly `a.nbytes()` long), through a
+/// contiguous copy on the device when `a` is a view of another layout.
+pub fn to_host(a: &Array, dst: &mut [u8]) -> Result<()> {
+    if a.layout().is_c_contiguous() {
+        a.to_host(dst)
+    } else {
+        contiguous(a)?.to_host(dst)
+    }
 }
 
 /// A C-contiguous copy of `a` (or `a` itself when it already is one).
@@ -141,4 +151,38 @@ pub(crate) fn check_out_shape(out: &Array, shape: &[usize]) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// `f` on `a` converted to its compute dtype (bfloat16: float32), the result brought
+/// back by [`from_compute`].
+pub(crate) fn in_compute_dtype(
+    a: &Array,
+    f: impl FnOnce(&Array) -> Result<Array>,
+) -> Result<Array> {
+    from_compute(f(&astype(a, a.dtype().compute())?)?, a.dtype(), None)
+}
+
+/// A result `r` computed in `dtype.compute()`, rounded once to `dtype` as ml_dtypes'
+/// loops compute in float32 and round (other results, bool or int64 indices, stay as
+/// they are), then converted into `out` when given. A bfloat16 `out` takes the rounding
+/// directly; any other `out` gets the rounded values, as from NumPy's loop.
+pub(crate) fn from_compute(r: Array, dtype: DType, out: Option<&Array>) -> Result<Array> {
+    let rounds = r.dtype() == dtype.compute() && dtype.compute() != dtype;
+    match out {
+        Some(o) if !rounds || o.dtype() == dtype => {
+            cast_into(&r, o)?;
+            Ok(o.clone())
+        }
+        Some(o) => {
+            cast_into(&astype(&r, dtype)?, o)?;
+            Ok(o.clone())
+        }
+        None if rounds => astype(&r, dtype),
+        None => Ok(r),
+    }
+}
+
+/// Whether arrays of `dtype` compute in another dtype (see [`DType::compute`]).
+pub(crate) fn computes_elsewhere(dtype: DType) -> bool {
+    dtype.compute() != dtype
 }

@@ -2,14 +2,14 @@
 
 use cudarc::driver::result;
 
-use crate::launch::Launch;
-use crate::ops::{BLOCK, elementwise_grid};
-use crate::table::size_index;
-use gpupy_kernels as kernels;
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result, check};
+use crate::launch::Launch;
+use crate::ops::{BLOCK, elementwise_grid};
+use crate::table::size_index;
+use gpupy_kernels as kernels;
 
 /// A new array of `shape` with every element equal to `value`, given as the dtype's
 /// little-endian bytes (so this needs no per-dtype code).

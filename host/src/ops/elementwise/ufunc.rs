@@ -6,14 +6,13 @@
 //! Contiguous operands of the output's shape take the packed `vv`/`vs`/`contig` kernels;
 //! anything else (broadcast, sliced, transposed) the `strided` kernel over merged axes.
 
-
 use super::copy::{cast_into, check_out_shape, same_device};
-use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, broadcast_shapes};
+use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use gpupy_kernels as kernels;
 use gpupy_kernels::elementwise::BinaryVariant;
 
@@ -105,7 +104,7 @@ pub fn binary(
     b: Operand,
     out: Option<&Array>,
 ) -> Result<Array> {
-    if crate::ops::computes_elsewhere(dtype) {
+    if crate::ops::elementwise::copy::computes_elsewhere(dtype) {
         // ml_dtypes' nextafter steps by a bfloat16 ulp, which float32 cannot do.
         if op == BinaryOp::Nextafter {
             return Err(no_loop(op.name(), dtype));
@@ -114,6 +113,9 @@ pub fn binary(
         return in_compute_out(r, dtype, out);
     }
     let out_dtype = op.output(dtype).ok_or_else(|| no_loop(op.name(), dtype))?;
+    if op == BinaryOp::Power {
+        check_integer_exponent(b, dtype)?;
+    }
     let (shape, device) = match (a, b) {
         (Operand::Array(x), Operand::Array(y)) => {
             same_device(x, y)?;
@@ -142,7 +144,7 @@ pub fn binary(
 
 /// `op(a)` with the loop for input `dtype`, into `out` when given.
 pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Result<Array> {
-    if crate::ops::computes_elsewhere(dtype) {
+    if crate::ops::elementwise::copy::computes_elsewhere(dtype) {
         let r = unary(op, dtype.compute(), a, None)?;
         return in_compute_out(r, dtype, out);
     }
@@ -180,12 +182,12 @@ pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Resul
 }
 
 /// The result of the loop for `dtype` run in `dtype.compute()` (its operands were cast
-/// there as usual), brought back to `dtype` and into `out` (`ops::from_compute`).
+/// there as usual), brought back to `dtype` and into `out` (`copy::from_compute`).
 fn in_compute_out(r: Array, dtype: DType, out: Option<&Array>) -> Result<Array> {
     if let Some(o) = out {
         check_out_shape(o, r.shape())?;
     }
-    crate::ops::from_compute(r, dtype, out)
+    crate::ops::elementwise::copy::from_compute(r, dtype, out)
 }
 
 /// An operand after conversion to the loop dtype, owned for the launch.
@@ -337,7 +339,11 @@ fn launch_binary(op: BinaryOp, dtype: DType, a: Input, b: Input, out: &Array) ->
         // (Rows, a, b, out): `rows_args` only accepts rows that are whole aligned packs
         // of the same iteration `args` describes, whose offsets lie inside the buffers
         // (every layout fits its buffer).
-        if let Some(rows) = rows_args(&args, [o, xp, yp], [out.dtype().itemsize(), dtype.itemsize()]) {
+        if let Some(rows) = rows_args(
+            &args,
+            [o, xp, yp],
+            [out.dtype().itemsize(), dtype.itemsize()],
+        ) {
             return Launch::new(device, kernel(BinaryVariant::Rows)?)?
                 .grid(elementwise_grid(device, rows.rows * rows.packs))
                 .block(BLOCK)
@@ -403,4 +409,46 @@ fn rows_args(s: &Strided<3>, ptrs: [u64; 3], sizes: [usize; 2]) -> Option<Rows> 
         row_stride: [row_stride(0), row_stride(1), row_stride(2)],
         col_step: [steps[1] as u32, steps[2] as u32],
     })
+}
+
+/// NumPy's ValueError when a signed integer `power` would raise to a negative exponent
+/// (one comparison and a copy of its result for an array exponent).
+fn check_integer_exponent(exponent: Operand, dtype: DType) -> Result<()> {
+    if !matches!(
+        dtype,
+        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64
+    ) {
+        return Ok(());
+    }
+    let negative = match exponent {
+        Operand::Scalar(s) => {
+            // Little-endian: the sign bit is the top bit of the last byte.
+            let top = s.bytes()[s.bytes().len() - 1];
+            top & 0x80 != 0
+        }
+        Operand::Array(a) => {
+            let zero = Scalar::from_bytes(dtype, &vec![0u8; dtype.itemsize()])?;
+            let a = if a.dtype() == dtype {
+                a.clone()
+            } else {
+                super::copy::astype(a, dtype)?
+            };
+            let lt = binary(
+                BinaryOp::Less,
+                dtype,
+                Operand::Array(&a),
+                Operand::Scalar(zero),
+                None,
+            )?;
+            let mut host = vec![0u8; lt.nbytes()];
+            super::copy::to_host(&lt, &mut host)?;
+            host.iter().any(|&b| b != 0)
+        }
+    };
+    if negative {
+        return Err(Error::Value(
+            "Integers to negative integer powers are not allowed.".into(),
+        ));
+    }
+    Ok(())
 }

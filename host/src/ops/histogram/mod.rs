@@ -12,13 +12,13 @@ use gpupy_kernels::histogram::{
 
 use gpupy_kernels::registry::Kernel;
 
-use crate::launch::Launch;
-use crate::ops::elementwise::copy::{astype, contiguous, same_device};
-use crate::ops::elementwise_grid;
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::{DType, Kind};
 use crate::error::{Error, Result};
+use crate::launch::Launch;
+use crate::ops::elementwise::copy::{astype, contiguous, same_device};
+use crate::ops::elementwise_grid;
 
 /// The smallest and largest value of an array.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -186,7 +186,10 @@ pub fn histogram_uniform(
     let e = contiguous(edges)?;
     let kernel = kernels::histogram::uniform(x.dtype() as usize, div as usize, w.is_some())
         .ok_or_else(|| {
-            Error::Type(format!("histogram: no uniform-bins kernel for {}", x.dtype().name()))
+            Error::Type(format!(
+                "histogram: no uniform-bins kernel for {}",
+                x.dtype().name()
+            ))
         })?;
     let ep = e.data_ptr();
     count(x.device(), kernel, &contiguous(x)?, w.as_ref(), &out, |l| {
@@ -215,9 +218,14 @@ pub fn histogram_edges(x: &Array, weights: Option<&Array>, edges: &Array) -> Res
     let e = contiguous(edges)?;
     let ep = e.data_ptr();
     let kernel = kernels::histogram::edges(x.dtype() as usize, w.is_some()).ok_or_else(|| {
-        Error::Type(format!("histogram: no edges kernel for {}", x.dtype().name()))
+        Error::Type(format!(
+            "histogram: no edges kernel for {}",
+            x.dtype().name()
+        ))
     })?;
-    count(x.device(), kernel, &contiguous(x)?, w.as_ref(), &out, |l| l.arg(ep))?;
+    count(x.device(), kernel, &contiguous(x)?, w.as_ref(), &out, |l| {
+        l.arg(ep)
+    })?;
     Ok(out)
 }
 

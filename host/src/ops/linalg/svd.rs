@@ -1,5 +1,5 @@
 //! One-sided Jacobi orthogonalization, the core of `linalg.svdvals` and the matrix norms
-//! 'nuc', 2 and -2 (`kernels/src/svd.rs` has the method). Python prepares the working
+//! 'nuc', 2 and -2 (`kernels/src/linalg/` has the method). Python prepares the working
 //! copy (transposed so columns are contiguous, scaled, in float64 or complex128) and
 //! reads the singular values off as column norms afterwards.
 //!
@@ -10,12 +10,12 @@
 //! (a block per pair for long columns, a warp per pair otherwise), and the host checks
 //! for convergence after each sweep.
 
-use crate::launch::Launch;
-use crate::ops::elementwise::fill;
-use gpupy_kernels as kernels;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::launch::Launch;
+use crate::ops::elementwise::fill;
+use gpupy_kernels as kernels;
 use gpupy_kernels::linalg::jacobi::{BLOCK_PER_PAIR, STAGED};
 
 /// Sweeps before giving up, as LAPACK's Jacobi SVD (`dgesvj`). Convergence is quadratic
@@ -99,8 +99,7 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
             let wp = w.data_ptr() + (start * matrix_bytes) as u64;
             let fp = flags.data_ptr() + 4 * start as u64;
             let (mm, nn, tol) = (m as u64, n32, tol);
-            let (first, steps, sweeps, mode) =
-                (s.first_step, s.steps, s.sweeps, s.mode);
+            let (first, steps, sweeps, mode) = (s.first_step, s.steps, s.sweeps, s.mode);
             // (w, m, n, first_step, steps, sweeps, tol, flags, mode) is the
             // kernel's parameter list. From wp lie `count` matrices of n * m elements
             // (start + count <= batch, the array's extent), from fp `count` flags; the

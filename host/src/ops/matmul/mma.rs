@@ -1,15 +1,15 @@
-//! Matrix products on tensor cores (`kernels/src/mma.rs`): which products may use them
+//! Matrix products on tensor cores (`kernels/src/matmul/gpu/mma.rs`, `wgmma.rs`): which products may use them
 //! (layout checks), the TF32 switch, and the launch with the tile chosen by
 //! `mma_layout::tc_tile`, split along k for thin products with a long k.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use gpupy_kernels as kernels;
-use gpupy_kernels::matmul::tiles::{self as gemm, Gemm};
 use gpupy_kernels::matmul::mma_layout::{MmaKind, TC_TILES, TcTile, tc_tile};
+use gpupy_kernels::matmul::tiles::{self as gemm, Gemm};
 use gpupy_kernels::matmul::wgmma_layout::{self as wl, WG_BM, WG_BN, WG_SMEM_BYTES, WG_THREADS};
 
-use super::{Grid, Operands, launch_tiles, split_k};
+use super::launch::{Grid, Operands, launch_tiles, split_k};
 use crate::array::Array;
 use crate::device::Device;
 use crate::error::Result;
@@ -97,39 +97,56 @@ pub fn mma_layout(g: &Gemm, a: u64, b: u64, elem: u32) -> Option<(Gemm, bool, bo
     Some((g, a_km, b_km))
 }
 
-/// The matmul tuning switches, read once from the environment: for measuring and
-/// triage, not user settings (the README lists them).
-/// - `GPUPY_MATMUL_TILE=<name>` forces that tile (SIMT or tensor-core) where the table of
-///   the product's kind has it;
-/// - `GPUPY_MATMUL_NO_TC=1`: float16 and float64 skip the tensor cores (float16 is then
-///   computed in float32);
-/// - `GPUPY_MATMUL_NO_SM90=1`: float64 stays on the sm_80 shape `m8n8k4` on Hopper too;
-/// - `GPUPY_MATMUL_NO_WGMMA=1`: float16 and TF32 stay on `mma.sync` on Hopper too.
-pub(super) struct Switches {
-    pub(super) tile: Option<String>,
-    pub(super) no_tc: bool,
-    pub(super) no_sm90: bool,
-    pub(super) no_wgmma: bool,
+/// The matmul path switches, read from the environment at the first product and
+/// settable per call (`set_switches`; Python: `gpupy.config.matmul_switches`), so tests
+/// can run every path the GPU has and measurements can pin one:
+/// - `tile` (`GPUPY_MATMUL_TILE=<name>`) forces that tile (SIMT or tensor-core) where the
+///   table of the product's kind has it;
+/// - `no_tc` (`GPUPY_MATMUL_NO_TC=1`): float16 and float64 skip the tensor cores (float16
+///   is then computed in float32 on the SIMT kernels);
+/// - `no_sm90` (`GPUPY_MATMUL_NO_SM90=1`): float64 stays on the sm_80 shape `m8n8k4` on
+///   Hopper too;
+/// - `no_wgmma` (`GPUPY_MATMUL_NO_WGMMA=1`): float16 and TF32 stay on `mma.sync` on
+///   Hopper too.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Switches {
+    pub tile: Option<String>,
+    pub no_tc: bool,
+    pub no_sm90: bool,
+    pub no_wgmma: bool,
 }
 
-pub(super) fn switches() -> &'static Switches {
-    static S: std::sync::OnceLock<Switches> = std::sync::OnceLock::new();
-    S.get_or_init(|| {
-        let on = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
-        Switches {
-            tile: std::env::var("GPUPY_MATMUL_TILE").ok(),
-            no_tc: on("GPUPY_MATMUL_NO_TC"),
-            no_sm90: on("GPUPY_MATMUL_NO_SM90"),
-            no_wgmma: on("GPUPY_MATMUL_NO_WGMMA"),
-        }
-    })
+static SWITCHES: std::sync::RwLock<Option<Switches>> = std::sync::RwLock::new(None);
+
+/// The switches in force (from the environment until `set_switches`).
+pub fn switches() -> Switches {
+    if let Some(s) = SWITCHES.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
+        return s.clone();
+    }
+    let on = |var: &str| std::env::var(var).is_ok_and(|v| v == "1");
+    let s = Switches {
+        tile: std::env::var("GPUPY_MATMUL_TILE").ok(),
+        no_tc: on("GPUPY_MATMUL_NO_TC"),
+        no_sm90: on("GPUPY_MATMUL_NO_SM90"),
+        no_wgmma: on("GPUPY_MATMUL_NO_WGMMA"),
+    };
+    SWITCHES
+        .write()
+        .unwrap_or_else(|p| p.into_inner())
+        .get_or_insert(s)
+        .clone()
+}
+
+/// Sets the switches for the products that follow (process-wide).
+pub fn set_switches(s: Switches) {
+    *SWITCHES.write().unwrap_or_else(|p| p.into_inner()) = Some(s);
 }
 
 fn tile_override(kind: MmaKind) -> Option<&'static TcTile> {
-    let name = switches().tile.as_deref();
+    let name = switches().tile?;
     TC_TILES
         .iter()
-        .find(|t| t.kind == kind.family() && Some(t.name) == name)
+        .find(|t| t.kind == kind.family() && t.name == name)
 }
 
 /// The tile like `t` but with more stages, where the table has one (float64 on sm_90:

@@ -1,4 +1,4 @@
-//! Reductions over any set of axes, through the engine in `kernels/src/reduce.rs`.
+//! Reductions over any set of axes, through the engine in `kernels/src/reduce/gpu.rs`.
 //!
 //! Every reduction becomes `outputs` slices of `n` elements: the reduced axes merge into
 //! one (length `n`, element step `step`), the kept axes give each output's first element
@@ -12,16 +12,17 @@
 //!   neighbours reading neighbouring columns, with `grid.y` splitting the slices.
 //!   Split launches leave accumulators that the `merge` kernel combines and finishes.
 
+use gpupy_kernels as kernels;
 use gpupy_kernels::args::{REDUCE_BLOCK, REDUCE_SMEM, Reduce, Strided};
 pub use gpupy_kernels::reduce::reduction::Finish;
-use gpupy_kernels as kernels;
 
-use crate::launch::Launch;
-use crate::ops::elementwise::copy::contiguous;
-use crate::ops::strided_args;
 use crate::array::Array;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::launch::Launch;
+use crate::layout::merge_axes;
+use crate::ops::elementwise::copy::contiguous;
+use crate::ops::strided_args;
 use crate::table::ReduceOp;
 
 const WARPS: u64 = (REDUCE_BLOCK / 32) as u64;
@@ -31,8 +32,8 @@ const WARPS: u64 = (REDUCE_BLOCK / 32) as u64;
 /// element is its own slice of one. `finish` carries `ddof` and `root` for var/std; its
 /// count is filled in here.
 pub fn reduce(a: &Array, op: ReduceOp, axes: &[usize], finish: Finish) -> Result<Array> {
-    if crate::ops::computes_elsewhere(a.dtype()) {
-        return crate::ops::in_compute_dtype(a, |x| reduce(x, op, axes, finish));
+    if crate::ops::elementwise::copy::computes_elsewhere(a.dtype()) {
+        return crate::ops::elementwise::copy::in_compute_dtype(a, |x| reduce(x, op, axes, finish));
     }
     let out_dtype = op.output(a.dtype()).ok_or_else(|| {
         Error::Type(format!(
@@ -87,37 +88,6 @@ pub fn reduce(a: &Array, op: ReduceOp, axes: &[usize], finish: Finish) -> Result
     );
     run(op, &src, &out, &plan, kept_args, finish)?;
     Ok(out)
-}
-
-/// The one (length, step) that walks every reduced axis, if they merge: in the given
-/// order (`keep_order`), else in any order (largest stride outermost). Axes of length 1
-/// drop out; no reduced axes at all is one slice of one element.
-fn merge_axes(shape: &[usize], strides: &[isize], keep_order: bool) -> Option<(usize, isize)> {
-    let mut axes: Vec<(usize, isize)> = shape
-        .iter()
-        .zip(strides)
-        .filter(|(n, _)| **n != 1)
-        .map(|(&n, &s)| (n, s))
-        .collect();
-    if axes.iter().any(|&(n, _)| n == 0) {
-        return Some((0, 1));
-    }
-    if !keep_order {
-        axes.sort_by_key(|&(_, s)| std::cmp::Reverse(s.unsigned_abs()));
-    }
-    let Some(&(_, step)) = axes.last() else {
-        return Some((1, 1));
-    };
-    let mut len = 1usize;
-    let mut expect = step;
-    for &(n, s) in axes.iter().rev() {
-        if s != expect {
-            return None;
-        }
-        len *= n;
-        expect = s * n as isize;
-    }
-    Some((len, step))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,23 +287,6 @@ fn grid_x(blocks: u64) -> Result<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reduced_axes_merge_when_they_tile() {
-        // C array (4, 5, 6): axes (1, 2) merge to 30 contiguous elements.
-        assert_eq!(merge_axes(&[5, 6], &[6, 1], true), Some((30, 1)));
-        // axes (0, 2) do not.
-        assert_eq!(merge_axes(&[4, 6], &[30, 1], false), None);
-        // axis 0 alone: 4 elements 30 apart.
-        assert_eq!(merge_axes(&[4], &[30], true), Some((4, 30)));
-        // F order merges only when the order may change.
-        assert_eq!(merge_axes(&[4, 5], &[1, 4], false), Some((20, 1)));
-        assert_eq!(merge_axes(&[4, 5], &[1, 4], true), None);
-        // length-1 axes drop out, zero-length axes empty the slice.
-        assert_eq!(merge_axes(&[1, 7], &[99, 2], true), Some((7, 2)));
-        assert_eq!(merge_axes(&[3, 0], &[5, 1], true), Some((0, 1)));
-        assert_eq!(merge_axes(&[], &[], true), Some((1, 1)));
-    }
 
     #[test]
     fn plans_fill_the_gpu() {

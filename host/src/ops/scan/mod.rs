@@ -1,5 +1,5 @@
 //! Scans along one axis (`cumsum`, `cumprod`, `nancumsum`, `nancumprod`): the launch
-//! planning and passes around `kernels/src/scan.rs`.
+//! planning and passes around `kernels/src/scan/`.
 //!
 //! A scan of an N-d array along `axis` is `lines` independent lines of `n` elements; the
 //! other axes (merged where the strides allow) map a line index to its first element in
@@ -14,17 +14,17 @@
 //! total, those totals are scanned (recursively, by the same code, in the accumulator
 //! dtype), and the scan pass starts each part from the total before it.
 
-use gpupy_kernels::args::Strided;
 use gpupy_kernels as kernels;
+use gpupy_kernels::args::Strided;
 use gpupy_kernels::scan::{Part, ROWS_SHARED_BYTES, ScanArgs, items_per_thread};
 
-use crate::launch::Launch;
-use crate::ops::elementwise::copy::{astype, cast_into, same_device};
-use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::launch::Launch;
 use crate::layout::{Layout, shape_str};
+use crate::ops::elementwise::copy::{astype, cast_into, same_device};
+use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 
 /// The scan's combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,11 +154,11 @@ pub fn scan_into(a: &Array, axis: usize, op: ScanOp, nan: bool, out: &Array) -> 
     if a.size() == 0 {
         return Ok(());
     }
-    if crate::ops::computes_elsewhere(out.dtype()) {
+    if crate::ops::elementwise::copy::computes_elsewhere(out.dtype()) {
         // bfloat16: accumulated in float32, each result rounded once.
         let tmp = Array::empty(out.device(), out.shape(), out.dtype().compute())?;
         scan_into(a, axis, op, nan, &tmp)?;
-        return crate::ops::from_compute(tmp, out.dtype(), Some(out)).map(drop);
+        return crate::ops::elementwise::copy::from_compute(tmp, out.dtype(), Some(out)).map(drop);
     }
     // A 0-d scan is its single element.
     let (a, out) = if a.ndim() == 0 {
@@ -224,14 +224,7 @@ fn lines_of(src: &Array, dst: &Array, axis: usize) -> Result<(Strided<2>, [i64; 
 
 /// Launches the passes of one scan: `src` and `dst` have the kernel's element dtype and
 /// the same shape; `acc` is the accumulator dtype of the partial totals.
-fn run(
-    src: &Array,
-    dst: &Array,
-    axis: usize,
-    op: ScanOp,
-    nan: bool,
-    acc: DType,
-) -> Result<()> {
+fn run(src: &Array, dst: &Array, axis: usize, op: ScanOp, nan: bool, acc: DType) -> Result<()> {
     let device = src.device();
     let n = src.shape()[axis] as u64;
     let (lines, step) = lines_of(src, dst, axis)?;
@@ -268,7 +261,11 @@ fn run(
     };
     let kernel = |part| {
         kernels::scan::kernel(part, op as usize, src.dtype() as usize).ok_or_else(|| {
-            Error::Type(format!("no {} scan kernel for {}", op.name(), src.dtype().name()))
+            Error::Type(format!(
+                "no {} scan kernel for {}",
+                op.name(),
+                src.dtype().name()
+            ))
         })
     };
     let (grid, shared) = if p.cols {

@@ -1,5 +1,5 @@
 //! Sorting and searching: `sort`/`argsort` along any axis with the stable LSD radix sort
-//! of `kernels/src/sort.rs`, and `searchsorted`.
+//! of `kernels/src/sort/`, and `searchsorted`.
 //!
 //! A sort along an axis moves that axis last (a contiguous copy when it is not last
 //! already) and sorts all rows at once: the key passes sort every value stably, then the
@@ -16,13 +16,13 @@ use gpupy_kernels::sort::radix::{
 };
 use gpupy_kernels::sort::search::{LEFT, RIGHT};
 
-use crate::launch::Launch;
-use crate::ops::elementwise::copy::{astype, contiguous, copy_into};
-use crate::ops::{BLOCK, elementwise_grid};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::launch::Launch;
 use crate::layout::{Layout, normalize_axis};
+use crate::ops::elementwise::copy::{astype, contiguous, copy_into};
+use crate::ops::{BLOCK, elementwise_grid};
 
 /// Histogram blocks per SM. Each block reads a long chunk with its own shared
 /// histograms and adds them to the global counts once, so a few blocks per SM saturate
@@ -176,9 +176,9 @@ pub fn schedule(passes: &[Digit], argsort: bool) -> Vec<PassIo> {
 /// array, stable (equal values keep their order, as NumPy's `kind='stable'`). `axis`
 /// `None` sorts the flattened array.
 pub fn sort(a: &Array, axis: Option<isize>, argsort: bool) -> Result<Array> {
-    if crate::ops::computes_elsewhere(a.dtype()) {
+    if crate::ops::elementwise::copy::computes_elsewhere(a.dtype()) {
         // bfloat16 widens to float32 exactly, so the order is the same.
-        return crate::ops::in_compute_dtype(a, |x| sort(x, axis, argsort));
+        return crate::ops::elementwise::copy::in_compute_dtype(a, |x| sort(x, axis, argsort));
     }
     let (src, axis) = match axis {
         None => (flatten(a)?, 0),
@@ -408,7 +408,7 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
             values.dtype().name()
         )));
     }
-    if crate::ops::computes_elsewhere(sorted.dtype()) {
+    if crate::ops::elementwise::copy::computes_elsewhere(sorted.dtype()) {
         let c = sorted.dtype().compute();
         return searchsorted(&astype(sorted, c)?, &astype(values, c)?, right);
     }

@@ -1,5 +1,5 @@
-use crate::elementwise::arange::Arange;
 use crate::dtype::{c64, c128};
+use crate::elementwise::arange::Arange;
 use crate::gpu::grid_stride;
 
 /// `out[i] = T::at(first, second, i)` for `i < n`.

@@ -15,8 +15,8 @@ mod arange;
 
 use crate::args::{Rows, Strided};
 use crate::dtype::{Cast, bf16, c64, c128, lanes, load_pack, map_pack, store_pack};
-use crate::gpu::grid_stride;
 use crate::elementwise::ops::{self, BinaryOp, UnaryOp};
+use crate::gpu::grid_stride;
 
 /// One contiguous operand: an array, or a scalar repeated.
 #[derive(Clone, Copy)]

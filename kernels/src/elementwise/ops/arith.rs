@@ -2,7 +2,7 @@
 //! arithmetic); bool `+` is `or` and `*` is `and`.
 
 use super::complex as cx;
-use super::{binary, ops, unary};
+use super::op::{binary, ops, unary};
 use crate::dtype::{c64, c128};
 
 ops!(
@@ -81,7 +81,7 @@ unary!(Conjugate, Self, [c64, c128], |a| {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elementwise::ops::{bin, un};
+    use crate::elementwise::ops::op::{bin, un};
 
     #[test]
     fn numpy_integer_and_bool_rules() {

@@ -2,7 +2,7 @@
 //! a right shift that far gives 0, or -1 for negative signed values; negative shift
 //! counts behave like over-wide ones.
 
-use super::{binary, ops, unary};
+use super::op::{binary, ops, unary};
 
 ops!(
     BitwiseAnd, BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift
@@ -35,7 +35,7 @@ unary!(
 
 macro_rules! shifts {
     ($($t:ty),*) => { $(
-        impl super::BinaryOp<$t> for LeftShift {
+        impl super::op::BinaryOp<$t> for LeftShift {
             type Out = $t;
             #[inline(always)]
             fn apply(a: $t, b: $t) -> $t {
@@ -44,7 +44,7 @@ macro_rules! shifts {
                 if wide { 0 } else { a << b }
             }
         }
-        impl super::BinaryOp<$t> for RightShift {
+        impl super::op::BinaryOp<$t> for RightShift {
             type Out = $t;
             #[inline(always)]
             fn apply(a: $t, b: $t) -> $t {
@@ -61,7 +61,7 @@ shifts!(i8, i16, i32, i64, u8, u16, u32, u64);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elementwise::ops::{bin, un};
+    use crate::elementwise::ops::op::{bin, un};
 
     #[test]
     fn shifts_saturate_like_numpy() {

@@ -4,7 +4,7 @@
 // One body per comparison for every dtype: for bools it is NumPy's False < True.
 #![allow(clippy::bool_comparison)]
 
-use super::{binary, ops, unary};
+use super::op::{binary, ops, unary};
 use crate::dtype::{c64, c128};
 
 ops!(Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual);
@@ -250,7 +250,7 @@ unary!(Signbit, bool, [f16, f32, f64], |a| a.is_sign_negative());
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elementwise::ops::{bin, un};
+    use crate::elementwise::ops::op::{bin, un};
 
     #[test]
     fn nan_rules() {

@@ -5,7 +5,7 @@
 
 use super::complex as cx;
 use super::float::{Float, Float2};
-use super::{binary, ops, unary};
+use super::op::{binary, ops, unary};
 use crate::dtype::{c64, c128};
 
 ops!(
@@ -20,7 +20,7 @@ ops!(
 
 macro_rules! signed_divmod {
     ($($t:ty),*) => { $(
-        impl super::BinaryOp<$t> for FloorDivide {
+        impl super::op::BinaryOp<$t> for FloorDivide {
             type Out = $t;
             #[inline(always)]
             fn apply(a: $t, b: $t) -> $t {
@@ -34,7 +34,7 @@ macro_rules! signed_divmod {
                 if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
             }
         }
-        impl super::BinaryOp<$t> for Remainder {
+        impl super::op::BinaryOp<$t> for Remainder {
             type Out = $t;
             #[inline(always)]
             fn apply(a: $t, b: $t) -> $t {
@@ -45,7 +45,7 @@ macro_rules! signed_divmod {
                 if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
             }
         }
-        impl super::BinaryOp<$t> for Fmod {
+        impl super::op::BinaryOp<$t> for Fmod {
             type Out = $t;
             #[inline(always)]
             fn apply(a: $t, b: $t) -> $t {
@@ -127,13 +127,13 @@ binary!(
     Remainder,
     Self,
     [f16],
-    |a, b| <Remainder as super::BinaryOp<f32>>::apply(a as f32, b as f32) as f16
+    |a, b| <Remainder as super::op::BinaryOp<f32>>::apply(a as f32, b as f32) as f16
 );
 binary!(Fmod, Self, [f16], |a, b| (a as f32).fmod(b as f32) as f16);
 
 macro_rules! int_power {
     ($($t:ty),*) => { $(
-        impl super::BinaryOp<$t> for Power {
+        impl super::op::BinaryOp<$t> for Power {
             type Out = $t;
             /// Binary powering with wrapping products. NumPy refuses negative exponents
             /// for integers (the host checks scalar exponents); here they give 0,
@@ -207,7 +207,7 @@ unary!(Sign, Self, [c64, c128], |a| {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elementwise::ops::{bin, un};
+    use crate::elementwise::ops::op::{bin, un};
 
     /// Python's own `//` and `%` on the same values.
     #[test]

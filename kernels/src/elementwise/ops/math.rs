@@ -3,7 +3,7 @@
 
 use super::complex as cx;
 use super::float::{Float, Float2};
-use super::{binary, ops, unary};
+use super::op::{binary, ops, unary};
 use crate::dtype::{c64, c128};
 
 ops!(Sqrt, Cbrt, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p);
@@ -136,7 +136,7 @@ binary!(Nextafter, Self, [f16, f32, f64], |a, b| Float2::nextafter(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elementwise::ops::{bin, un};
+    use crate::elementwise::ops::op::{bin, un};
 
     #[test]
     fn real_and_half_functions() {

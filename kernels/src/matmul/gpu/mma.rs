@@ -20,9 +20,11 @@
 
 use core::arch::asm;
 
-use crate::matmul::tiles::{self, Gemm};
-use crate::gpu::{block_idx, unroll, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx};
+use crate::gpu::{
+    block_idx, block_idx_y, block_idx_z, smem_addr, sync_threads, thread_idx, unroll,
+};
 use crate::matmul::mma_layout::{self as ml, MmaKind, TC_TILES, TcTile};
+use crate::matmul::tiles::{self, Gemm};
 
 /// One instruction family: fragment types, their shared-memory loads and the `mma`.
 trait Mma {

@@ -2,7 +2,11 @@
 //! its architecture: `simt` (sm_70), `mma` (sm_80 and, for Hopper's float64 shape,
 //! sm_90) and `wgmma` (sm_90a, which builds on `mma`'s copy pipeline).
 
-#[cfg(any(feature = "matmul-mma", feature = "matmul-mma90", feature = "matmul-wgmma"))]
+#[cfg(any(
+    feature = "matmul-mma",
+    feature = "matmul-mma90",
+    feature = "matmul-wgmma"
+))]
 mod mma;
 #[cfg(feature = "matmul")]
 mod simt;

@@ -20,15 +20,15 @@
 use core::arch::asm;
 
 use crate::dtype::{c64, c128};
-use crate::matmul::tiles::{
-    self, C64_TILES, C128_TILES, F32_TILES, F64_TILES, GEMV_COLS_THREADS, GEMV_THREADS, Gemm, Gemv,
-    SplitSum, Tile, U32_TILES, U64_TILES,
-};
+use crate::gpu::unroll;
 use crate::gpu::{
     Shared, block_idx, block_idx_y, block_idx_z, grid_stride, shfl_down_words, smem_addr,
     sync_threads, thread_idx,
 };
-use crate::gpu::unroll;
+use crate::matmul::tiles::{
+    self, C64_TILES, C128_TILES, F32_TILES, F64_TILES, GEMV_COLS_THREADS, GEMV_THREADS, Gemm, Gemv,
+    SplitSum, Tile, U32_TILES, U64_TILES,
+};
 use crate::reduce::reduction::Words;
 
 /// What the GEMM needs of its element type.

@@ -14,11 +14,11 @@
 
 use core::arch::asm;
 
-use crate::matmul::tiles::Gemm;
-use crate::gpu::{smem_addr, sync_threads, thread_idx};
 use super::mma::{Operand, block_operands, cp_async_commit, cp_async_wait, cp_async16};
 use crate::gpu::unroll;
+use crate::gpu::{smem_addr, sync_threads, thread_idx};
 use crate::matmul::mma_layout::MmaKind;
+use crate::matmul::tiles::Gemm;
 use crate::matmul::wgmma_layout::{
     B_OFFSET, K_STEP_BYTES, ROW_BYTES, STAGE_BYTES, WG_BM, WG_BN, WG_STAGES, acc_pos, copies,
     copy_chunk, descriptor, swizzled,

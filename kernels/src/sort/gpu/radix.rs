@@ -1,10 +1,10 @@
 use core::arch::asm;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use crate::dtype::{c64, c128};
-use crate::sort::radix::*;
 use crate::dtype::load_pack;
+use crate::dtype::{c64, c128};
 use crate::gpu::{Shared, block_idx, shfl_up_words, smem_addr, sync_threads, thread_idx};
+use crate::sort::radix::*;
 
 /// Runs `$body` with `$j` = 0, 1, ... `$n - 1` as constants (at most 16), so arrays
 /// indexed by `$j` stay in registers (a rolled loop would index them at run time,
@@ -502,8 +502,8 @@ unsafe fn onesweep<T: SortKey, const ITEMS: usize, const IDX: bool>(
                 0
             };
             let d = digit_of::<T, IDX>(p, v, x);
-            let pos = unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i)
-                as usize;
+            let pos =
+                unsafe { u32::ld_shared(smem_addr(SMEM_SCATTER + d * 4)) }.wrapping_add(i) as usize;
             // SAFETY: pos < n (the digit starts and the look-back place every value
             // inside the output).
             unsafe {

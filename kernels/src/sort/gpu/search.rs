@@ -1,7 +1,7 @@
-use crate::sort::radix::SortKey;
-use crate::sort::search::*;
 use crate::dtype::{c64, c128};
 use crate::gpu::grid_stride;
+use crate::sort::radix::SortKey;
+use crate::sort::search::*;
 
 /// `out[i] = insertion_point(sorted, values[i])` for `i < m`.
 ///

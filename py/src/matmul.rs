@@ -1,4 +1,4 @@
-//! Matrix products. Operators return `NotImplemented` for operands they don't know, so
+//! Matrix products (`matmul`, `dot`, `@`). Operators return `NotImplemented` for operands they don't know, so
 //! Python can try the other side; functions raise TypeError instead.
 
 use gpupy_host::Array;
@@ -103,4 +103,39 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(matmul, m)?)?;
     m.add_function(wrap_pyfunction!(dot, m)?)?;
     Ok(())
+}
+
+/// `@`, `@=` and `a.dot(b)`.
+#[pymethods]
+impl NdArray {
+    fn __matmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        Ok(matmul_operator(py, slf.as_any(), other)?
+            .map_or_else(|| py.NotImplemented(), Py::into_any))
+    }
+    fn __rmatmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        Ok(matmul_operator(py, other, slf.as_any())?
+            .map_or_else(|| py.NotImplemented(), Py::into_any))
+    }
+    /// `a @= b`: NumPy's `matmul(a, b, out=a)` (the product must have `a`'s shape and
+    /// cast to its dtype under `same_kind`).
+    fn __imatmul__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let Ok(b) = other.cast::<NdArray>() else {
+            return Err(PyTypeError::new_err(
+                "matmul needs gpupy arrays on both sides",
+            ));
+        };
+        let dst = &slf.get().inner;
+        gpupy_host::ops::matmul::matmul_out(dst, &b.get().inner, Some(dst)).or_raise()?;
+        Ok(())
+    }
+    #[pyo3(signature = (b, out = None))]
+    fn dot(
+        slf: &Bound<'_, Self>,
+        b: &Bound<'_, PyAny>,
+        out: Option<&Bound<'_, NdArray>>,
+    ) -> PyResult<Py<NdArray>> {
+        dot(slf.py(), slf.as_any(), b, out)
+    }
 }
