@@ -1,9 +1,11 @@
 """Every ufunc against NumPy: every dtype NumPy has a loop for, broadcasting, weak Python
 scalars, NumPy scalars, non-contiguous views, ``out=`` and ``dtype=``.
 
-Results must have NumPy's dtype. Integer and bool results must be equal; float results
-within a few ulp of NumPy's (CUDA's libdevice and the C library round differently in the
-last bits of transcendental functions); NaNs must match NaNs.
+Results must have NumPy's dtype. Integer and bool results must be equal. Float results:
+non-finite values and signed zeros exactly as NumPy's; finite values within the error
+bound of ``helpers.ufunc_ulps`` (CUDA libdevice's documented maximum error, in ulps of the
+result's own magnitude, against the exact result computed in a wider dtype; IEEE
+operations bit-exact), see ``helpers.py`` and ``compare.py``.
 """
 
 import warnings
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 
 import gpupy as gp
-from helpers import ALL_DTYPES, dtype_id, random_array
+from helpers import ALL_DTYPES, assert_exact, assert_ufunc_result, dtype_id, random_array
 
 pytestmark = pytest.mark.gpu
 
@@ -30,17 +32,6 @@ DOMAIN = {
     "log1p": abs,
 }
 
-# ulp budgets for libdevice vs NumPy's C math, by function family.
-ULPS = {"float16": 2, "float32": 4, "float64": 4}
-
-
-def ulps(dtype, name=""):
-    # Complex powers go through exp(b log a), which scales the error of log by |b|.
-    if "power" in name and np.dtype(dtype).kind == "c":
-        return 32
-    return ULPS.get(np.dtype(dtype).name, 4)
-
-
 def inputs(rng, name, shape, dtype):
     x = random_array(rng, shape, dtype)
     if name in DOMAIN and np.dtype(dtype).kind in "fc":
@@ -51,26 +42,10 @@ def inputs(rng, name, shape, dtype):
     return x
 
 
-def compare(got, want, name, precision=None):
-    """gpupy result ``got`` (a gpupy array) matches NumPy's ``want``, to a few ulp of
-    ``precision`` (the dtype the result was computed in; ``want``'s by default)."""
-    want = np.asarray(want)
-    got_h = got.get()
-    assert got_h.dtype == want.dtype, f"{name}: dtype gpupy {got_h.dtype}, numpy {want.dtype}"
-    assert got_h.shape == want.shape
-    if want.dtype.kind in "biu":
-        np.testing.assert_array_equal(got_h, want, err_msg=name)
-        return
-    eps = np.finfo(precision or want.dtype).eps
-    # Relative to the magnitude of the result, with an absolute floor at the scale of the
-    # inputs (results near zero, like sin(pi), have no meaningful relative error).
-    scale = np.maximum(np.abs(want), 1.0)
-    finite = np.isfinite(want) & np.isfinite(got_h)
-    err = np.where(finite, np.abs(got_h.astype(np.complex128) - want.astype(np.complex128)) / scale, 0)
-    assert np.all(err <= ulps(precision or want.dtype, name) * eps), f"{name}: max error {err.max() / eps:.1f} ulp"
-    np.testing.assert_array_equal(np.isnan(got_h), np.isnan(want), err_msg=f"{name}: NaN positions")
-    inf = np.isinf(want)
-    np.testing.assert_array_equal(got_h[inf], want[inf], err_msg=f"{name}: infinities")
+def compare(got, want, name, precision=None, inputs=None):
+    """gpupy result ``got`` matches NumPy's ``want`` (``helpers.assert_ufunc_result``);
+    ``inputs``: the NumPy operands, for the exact wide-dtype reference."""
+    assert_ufunc_result(got, want, name, inputs=inputs, precision=precision)
 
 
 def numpy_outcome(call):
@@ -82,20 +57,21 @@ def numpy_outcome(call):
             return None, type(e)
 
 
-def check(gcall, ncall, name):
+def check(gcall, ncall, name, inputs=None):
+    """Both raise the same type, or gpupy's result matches NumPy's."""
     want, exc = numpy_outcome(ncall)
     if exc is not None:
         with pytest.raises(exc):
             gcall()
         return
-    compare(gcall(), want, name)
+    compare(gcall(), want, name, inputs=inputs)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_every_dtype(rng, name, dtype):
     x = inputs(rng, name, (1027,), dtype)
-    check(lambda: getattr(gp, name)(gp.asarray(x)), lambda: getattr(np, name)(x), name)
+    check(lambda: getattr(gp, name)(gp.asarray(x)), lambda: getattr(np, name)(x), name, inputs=(x,))
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
@@ -105,7 +81,7 @@ def test_binary_every_dtype(rng, name, dtype):
     y = inputs(rng, name, (1029,), dtype)
     if name in ("floor_divide", "remainder", "fmod") and np.dtype(dtype).kind in "iu":
         y[::7] = 0  # division by zero gives 0 in both
-    check(lambda: getattr(gp, name)(gp.asarray(x), gp.asarray(y)), lambda: getattr(np, name)(x, y), name)
+    check(lambda: getattr(gp, name)(gp.asarray(x), gp.asarray(y)), lambda: getattr(np, name)(x, y), name, inputs=(x, y))
 
 
 SCALARS = [True, 3, -2, 2.5, -0.75, 1.5 - 2j, np.float32(1.25), np.int16(7), np.float64(-3.5), np.uint8(5)]
@@ -134,7 +110,7 @@ def test_broadcasting(rng, name, shapes):
     dtype = np.int32 if name == "right_shift" else np.float32
     x = inputs(rng, name, shapes[0], dtype)
     y = inputs(rng, name, shapes[1], dtype)
-    check(lambda: getattr(gp, name)(gp.asarray(x), gp.asarray(y)), lambda: getattr(np, name)(x, y), name)
+    check(lambda: getattr(gp, name)(gp.asarray(x), gp.asarray(y)), lambda: getattr(np, name)(x, y), name, inputs=(x, y))
 
 
 @pytest.mark.parametrize("name", ["sin", "exp", "negative", "isnan", "sqrt", "floor", "absolute"])
@@ -143,7 +119,7 @@ def test_unary_on_views(rng, name, dtype):
     x = inputs(rng, name, (37, 41), dtype)
     g = gp.asarray(x)
     for view in (lambda a: a.T, lambda a: a[::-2, 1::3], lambda a: a[5, ::-1], lambda a: a[1:, 2:]):
-        check(lambda: getattr(gp, name)(view(g)), lambda: getattr(np, name)(view(x)), name)
+        check(lambda: getattr(gp, name)(view(g)), lambda: getattr(np, name)(view(x)), name, inputs=(view(x),))
 
 
 @pytest.mark.parametrize("name", ["add", "subtract", "hypot", "greater_equal", "fmax"])
@@ -153,7 +129,7 @@ def test_binary_on_views_and_mixed_dtypes(rng, name):
     i = random_array(rng, (23, 29), np.int8)
     gx, gy, gi = gp.asarray(x), gp.asarray(y), gp.asarray(i)
     f, nf = getattr(gp, name), getattr(np, name)
-    check(lambda: f(gx[::-1], gy.T), lambda: nf(x[::-1], y.T), name)
+    check(lambda: f(gx[::-1], gy.T), lambda: nf(x[::-1], y.T), name, inputs=(x[::-1], y.T))
     check(lambda: f(gi, gy.T[:, ::-1]), lambda: nf(i, y.T[:, ::-1]), name)
     check(lambda: f(gx[1::2, ::3], gi[1::2, ::3]), lambda: nf(x[1::2, ::3], i[1::2, ::3]), name)
 
@@ -226,17 +202,34 @@ def test_ufunc_attributes():
     assert gp.true_divide is gp.divide and gp.mod is gp.remainder and gp.abs is gp.absolute
 
 
-def test_special_values_follow_numpy():
-    vals = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-300, 1e300], dtype=np.float64)
-    g = gp.asarray(vals)
-    for name in UNARY:
-        want, exc = numpy_outcome(lambda: getattr(np, name)(vals))
-        if exc is None:
-            compare(getattr(gp, name)(g), want, f"{name} special values")
-    for name in ["maximum", "minimum", "fmax", "fmin", "copysign", "nextafter", "arctan2", "hypot", "floor_divide", "remainder", "fmod", "power"]:
-        a, b = np.meshgrid(vals, vals)
-        want, exc = numpy_outcome(lambda: getattr(np, name)(a, b))
-        compare(getattr(gp, name)(gp.asarray(a), gp.asarray(b)), want, f"{name} special values")
+def special_values(dtype):
+    """±0, ±inf, NaN, ±1, the smallest subnormal, a subnormal, the smallest normal, the
+    largest finite value and its negative, and two ordinary values, in ``dtype``."""
+    fi = np.finfo(dtype)
+    vals = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, float(fi.smallest_subnormal),
+            -float(fi.tiny) / 4, float(fi.tiny), float(fi.max), float(fi.min), 0.3, -2.5]
+    return np.array(vals, dtype=dtype)
+
+
+SPECIAL_BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "fmax", "fmin", "copysign",
+                  "nextafter", "arctan2", "hypot", "floor_divide", "remainder", "fmod", "power"]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("name", UNARY)
+def test_special_values_unary(name, dtype):
+    """Non-finite values, signed zeros, subnormals (no flush to zero) and the dtype's
+    extremes give NumPy's results; where NumPy raises, gpupy raises the same type."""
+    vals = special_values(dtype)
+    check(lambda: getattr(gp, name)(gp.asarray(vals)), lambda: getattr(np, name)(vals), f"{name} special values", inputs=(vals,))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("name", SPECIAL_BINARY)
+def test_special_values_binary(name, dtype):
+    vals = special_values(dtype)
+    a, b = np.meshgrid(vals, vals)
+    check(lambda: getattr(gp, name)(gp.asarray(a), gp.asarray(b)), lambda: getattr(np, name)(a, b), f"{name} special values", inputs=(a, b))
 
 
 def test_math_helpers(rng):
@@ -271,9 +264,8 @@ def test_row_broadcast_and_sliced_rows(rng, name, dtype):
             (lambda: f(gm[::2, :cols], gm[1::2, 8 : cols + 8][: (rows // 2)] if rows > 1 else gm[:1, :cols]),
              lambda: nf(m[::2, :cols], m[1::2, 8 : cols + 8][: (rows // 2)] if rows > 1 else m[:1, :cols])),
         ]:
-            want, exc = numpy_outcome(ncall)
-            if exc is None:
-                compare(gcall(), want, name)
+            # Every case is checked: where NumPy raises, gpupy must raise the same type.
+            check(gcall, ncall, name)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128, np.int32], ids=dtype_id)
@@ -286,8 +278,9 @@ def test_nan_to_num_and_infinity_tests(rng, dtype):
             x[4] = complex(np.inf, np.nan)
     g = gp.asarray(x)
     with np.errstate(all="ignore"):
-        assert np.array_equal(gp.nan_to_num(g).get(), np.nan_to_num(x), equal_nan=False)
-        assert np.array_equal(gp.nan_to_num(g, nan=1.5, posinf=9.0, neginf=-9.0).get(), np.nan_to_num(x, nan=1.5, posinf=9.0, neginf=-9.0))
+        # nan_to_num only replaces values: bit-exact, dtype and -0.0 included.
+        assert_exact(gp.nan_to_num(g).get(), np.nan_to_num(x))
+        assert_exact(gp.nan_to_num(g, nan=1.5, posinf=9.0, neginf=-9.0).get(), np.nan_to_num(x, nan=1.5, posinf=9.0, neginf=-9.0))
         if np.dtype(dtype).kind == "f":
             np.testing.assert_array_equal(gp.isposinf(g).get(), np.isposinf(x))
             np.testing.assert_array_equal(gp.isneginf(g).get(), np.isneginf(x))
