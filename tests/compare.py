@@ -198,21 +198,37 @@ def assert_exact(got, want, err_msg=""):
 # Matrix products
 
 
-def _wide_reference_dtype(kind_complex):
-    if LONGDOUBLE_IS_WIDER:
-        return np.clongdouble if kind_complex else np.longdouble
-    return np.complex128 if kind_complex else np.float64
+# Above this many multiply-adds, a long double product (NumPy has no BLAS for it) is too
+# slow for a test, and the float64 product is the reference, its own error in the bound.
+LONGDOUBLE_MAX_OPS = 2e8
+
+
+def _reference_dtype(a, b, op):
+    """float64 (complex128) when both operands have at most float32's 24-bit significands
+    (every product is then exact in float64 and only the sums round, at 2**-53); long
+    double (x86: 64-bit significand) for wider operands, unless the product is too large."""
+    cplx = a.dtype.kind == "c" or b.dtype.kind == "c"
+    narrow = all(
+        (x.dtype.kind in "fc" and unit_roundoff(x.dtype) >= UNIT_ROUNDOFF["float32"])
+        or (x.dtype.kind in "biu" and x.dtype.itemsize <= 2)
+        for x in (a, b)
+    )
+    if narrow or not LONGDOUBLE_IS_WIDER:
+        return np.dtype(np.complex128 if cplx else np.float64)
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) if a.ndim > 2 or b.ndim > 2 else ()
+    ops = np.prod(shape, dtype=float) * (a.shape[-2] if a.ndim >= 2 else 1) * (a.shape[-1] if a.ndim else 1) * (b.shape[-1] if b.ndim >= 2 else 1)
+    if op is np.matmul and ops > LONGDOUBLE_MAX_OPS:
+        return np.dtype(np.complex128 if cplx else np.float64)
+    return np.dtype(np.clongdouble if cplx else np.longdouble)
 
 
 def exact_product(a, b, op=np.matmul):
-    """``op(a, b)`` of the given (already rounded) inputs in the widest float NumPy has
-    (x86 long double, 64-bit mantissa; else float64), and the unit roundoff of that
-    reference's own arithmetic (each product and sum rounds once in it)."""
+    """``op(a, b)`` of the given (already rounded) inputs in a wider float
+    (``_reference_dtype``), and the unit roundoff of that reference's own arithmetic."""
     a = np.asarray(a)
     b = np.asarray(b)
-    cplx = a.dtype.kind == "c" or b.dtype.kind == "c"
-    wide = _wide_reference_dtype(cplx)
-    u_ref = np.finfo(wide).eps / 2
+    wide = _reference_dtype(a, b, op)
+    u_ref = float(np.finfo(wide).eps) / 2
     return op(a.astype(wide), b.astype(wide)), u_ref
 
 
@@ -236,23 +252,29 @@ def product_bound(a, b, k, *, accum, output, c=2.0, tf32=False, op=np.matmul):
     k_eff = 2 * k + 2 if cplx else k
     u = unit_roundoff(accum)
     gamma = k_eff * u / (1 - k_eff * u)
-    wide = _wide_reference_dtype(False)
-    abs_prod = op(np.abs(a).astype(wide), np.abs(b).astype(wide))
     exact, u_ref = exact_product(a, b, op)
+    wide = np.float64 if exact.dtype in (np.float64, np.complex128) else np.longdouble
+    abs_prod = op(np.abs(a).astype(wide), np.abs(b).astype(wide))
     per_term = c * gamma
     if tf32:
         per_term += 2 * TF32_TRUNCATION + TF32_TRUNCATION**2
-    bound = per_term * abs_prod + 2 * k_eff * u_ref * abs_prod + unit_roundoff(output) * np.abs(exact)
+    # Complex: the bounds hold per component; the modulus of the error is sqrt(2) times.
+    k2 = np.sqrt(2) if cplx else 1.0
+    bound = k2 * (per_term * abs_prod + 2 * k_eff * u_ref * abs_prod + unit_roundoff(output) * np.abs(exact))
     return exact, bound
 
 
-def assert_product_close(got, a, b, *, accum=None, c=2.0, tf32=False, op=np.matmul, k=None, dtype=None, err_msg=""):
+def assert_product_close(
+    got, a, b, *, accum=None, c=2.0, tf32=False, op=np.matmul, k=None, dtype=None, output=None, err_msg=""
+):
     """Host array ``got`` is ``op(a, b)`` (``np.matmul`` by default; pass
     ``np.dot``/``np.inner``/... with their ``k``) within the elementwise error bound of
     ``product_bound``: non-finite values must match the exact product's, every finite
     element must satisfy ``|got - exact| <= bound``. ``accum`` is the accumulation
     precision (default: the result's real format); ``dtype`` the dtype ``got`` must
-    have (default: NumPy's result dtype for ``op(a, b)``)."""
+    have (default: NumPy's result dtype for ``op(a, b)``); ``output`` the dtype the
+    product was rounded to (default ``dtype``; e.g. float32 for a float32 product
+    written into a float64 ``out=``)."""
     got = np.asarray(got)
     a = np.asarray(a)
     b = np.asarray(b)
@@ -266,7 +288,8 @@ def assert_product_close(got, a, b, *, accum=None, c=2.0, tf32=False, op=np.matm
         return
     if k is None:
         k = a.shape[-1] if a.ndim else 1
-    exact, bound = product_bound(a, b, k, accum=accum or real_name(dtype), output=dtype, c=c, tf32=tf32, op=op)
+    output = dtype if output is None else np.dtype(output)
+    exact, bound = product_bound(a, b, k, accum=accum or real_name(output), output=output, c=c, tf32=tf32, op=op)
     assert got.shape == exact.shape, f"{err_msg}: shape {got.shape}, want {exact.shape}"
     assert_nonfinite_match(got, _rounded(exact, dtype), err_msg)
     finite = np.isfinite(got) & np.isfinite(exact) & np.isfinite(bound)
