@@ -136,11 +136,21 @@ def assert_close(
     dtype = np.dtype(want.dtype if dtype is None else dtype)
     assert got.dtype == dtype, f"{err_msg}: dtype {got.dtype}, want {dtype}"
     assert got.shape == want.shape, f"{err_msg}: shape {got.shape}, want {want.shape}"
+    if dtype.name == "bfloat16":
+        # ml_dtypes' bfloat16 (kind 'V'): compared through float32, which holds every
+        # bfloat16 exactly, in ulps of bfloat16.
+        want32 = want.astype(np.float32) if want.dtype == dtype else want
+        assert_close(got.astype(np.float32), want32, ulps, dtype=np.float32,
+                     precision=dtype if precision is None else precision,
+                     signed_zeros=signed_zeros, flush_subnormals=flush_subnormals, err_msg=err_msg)
+        return
     if dtype.kind in "biuUSVOmM":
         np.testing.assert_array_equal(got, want, err_msg=err_msg, strict=got.dtype == want.dtype)
         return
     precision = np.dtype(dtype if precision is None else precision)
     want_r = _rounded(want, dtype)
+    if want_r.dtype != want.dtype and real_name(precision) == "bfloat16":
+        want_r = _rounded(_rounded(want, precision), dtype)  # overflow at bfloat16's range
     assert_nonfinite_match(got, want_r, err_msg)
 
     finite = np.ones(got.shape, bool)
