@@ -355,6 +355,54 @@ def test_cumulative(rng, name, dtype, include_initial):
         assert_scan_result(got, want, exact, scale, n, name)
 
 
+def test_cumulative_dtype_out_and_errors(rng):
+    x = random_array(rng, (4, 6), np.int8)
+    g = gp.asarray(x)
+    assert_equal_to_numpy(gp.cumulative_sum(g, axis=1, dtype=np.int16), np.cumulative_sum(x, axis=1, dtype=np.int16))
+    out = gp.empty((4, 7), np.int64)
+    r = gp.cumulative_sum(g, axis=1, include_initial=True, out=out)
+    assert r is out
+    assert_equal_to_numpy(out, np.cumulative_sum(x, axis=1, include_initial=True))
+    out32 = gp.empty((5, 6), np.int32)
+    gp.cumulative_prod(g, axis=0, include_initial=True, out=out32)
+    assert_equal_to_numpy(out32, np.cumulative_prod(x, axis=0, include_initial=True).astype(np.int32))
+    raises_like(lambda: gp.cumulative_sum(g), lambda: np.cumulative_sum(x))
+    raises_like(lambda: gp.cumulative_sum(g, axis=2), lambda: np.cumulative_sum(x, axis=2))
+
+
+# ---------------------------------------------------------------------------------------
+# diff
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int64, np.float16, np.float32, np.complex64], ids=dtype_id)
+def test_diff(rng, dtype):
+    x = random_array(rng, (7, 11, 5), dtype)
+    g = gp.asarray(x)
+    for n in [0, 1, 2, 4, 12]:
+        for axis in [0, 1, -1]:
+            assert_equal_to_numpy(gp.diff(g, n=n, axis=axis), np.diff(x, n=n, axis=axis))
+    assert_equal_to_numpy(gp.diff(g[::-1, 1::3], axis=1), np.diff(x[::-1, 1::3], axis=1))
+
+
+def test_diff_prepend_append(rng):
+    x = random_array(rng, (6, 9), np.uint8)
+    g = gp.asarray(x)
+    assert_equal_to_numpy(gp.diff(g, prepend=1), np.diff(x, prepend=1))
+    assert_equal_to_numpy(gp.diff(g, axis=0, append=0, prepend=3), np.diff(x, axis=0, append=0, prepend=3))
+    row = random_array(rng, (1, 9), np.uint8)
+    assert_equal_to_numpy(gp.diff(g, axis=0, append=gp.asarray(row)), np.diff(x, axis=0, append=row))
+    y = random_array(rng, (10,), np.float64)
+    assert_equal_to_numpy(gp.diff(gp.asarray(y), n=2, prepend=0.5, append=[1.0, 2.0]), np.diff(y, n=2, prepend=0.5, append=[1.0, 2.0]))
+
+
+def test_diff_errors(rng):
+    x = random_array(rng, (4,))
+    raises_like(lambda: gp.diff(gp.asarray(np.float64(1.0))), lambda: np.diff(np.float64(1.0)))
+    raises_like(lambda: gp.diff(gp.asarray(x), n=-1), lambda: np.diff(x, n=-1))
+    raises_like(lambda: gp.diff(gp.asarray(x), axis=1), lambda: np.diff(x, axis=1))
+
+
+# ---------------------------------------------------------------------------------------
 # bincount
 
 
