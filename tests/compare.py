@@ -68,6 +68,14 @@ def smallest_subnormal(dtype):
     return 2.0 ** (emin - bits)
 
 
+def half_subnormal(dtype):
+    """Half the subnormal spacing of ``dtype``: the largest error of rounding onto its
+    subnormal grid. A long double, since float64's half spacing (2**-1075) is not a
+    float64 (it would round to 0)."""
+    bits, emin = _FORMATS[real_name(dtype)]
+    return np.ldexp(np.longdouble(1), emin - bits - 1)
+
+
 def ulp_of(want, dtype):
     """Spacing of ``dtype``'s grid at ``|want|`` (an array of the reference's magnitudes),
     as float64 (or long double for a long double reference). Zero and subnormal

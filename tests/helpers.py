@@ -22,6 +22,7 @@ from compare import (  # noqa: F401 - re-exported
     assert_nonfinite_match,
     assert_product_close,
     exact_product,
+    half_subnormal,
     product_bound,
     smallest_subnormal,
     ulp_of,
@@ -29,7 +30,7 @@ from compare import (  # noqa: F401 - re-exported
 )
 
 # Re-exported for the test modules (listed so that pyflakes sees them used).
-REEXPORTED = (TF32_TRUNCATION, assert_exact, assert_product_close, exact_product, product_bound,
+REEXPORTED = (TF32_TRUNCATION, half_subnormal, assert_exact, assert_product_close, exact_product, product_bound,
               smallest_subnormal, ulp_of, unit_roundoff)
 
 

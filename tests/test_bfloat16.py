@@ -215,7 +215,7 @@ def test_reductions(rng, op, shape, axis):
             acc = gamma * np.abs(ref)
         else:  # var
             acc = 2 * gamma * (2 * np.mean(w**2, axis=axis) + 2 * np.max(w**2, axis=axis, initial=0.0)) if x.size else 0.0
-    bound = (2.0**-8 + 2.0**-24) * np.abs(ref) + acc + compare.smallest_subnormal("bfloat16") / 2
+    bound = (2.0**-8 + 2.0**-24) * np.abs(ref) + acc + compare.half_subnormal("bfloat16")
     compare.assert_nonfinite_match(g, ref, op)
     fin = np.isfinite(ref)
     err = np.abs(g - ref)

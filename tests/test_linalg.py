@@ -20,7 +20,7 @@ from helpers import (
     assert_nonfinite_match,
     dtype_id,
     random_array,
-    smallest_subnormal,
+    half_subnormal,
     unit_roundoff,
 )
 
@@ -71,7 +71,7 @@ def check(got, f, *xs, **kw):
     u_out = unit_roundoff(dt)
     k2 = np.sqrt(2) if cplx else 1.0
     bound = k2 * 2 * gamma * absf + max(n_ops - 2, 0) * u_out * absf + k2 * u_out * np.abs(exact).astype(np.float64)
-    bound = bound + smallest_subnormal(dt) / 2
+    bound = bound + half_subnormal(dt)
     assert_nonfinite_match(g, want, "product")
     err = np.abs(g.astype(exact.dtype) - exact).astype(np.float64)
     bad = ~(err <= bound)
@@ -376,3 +376,37 @@ def test_vector_and_matrix_norm(rng):
     assert_close(gp.linalg.vector_norm(a, axis=(0, 2)).get(), np.sqrt(np.sum(x.astype(WIDE) ** 2, axis=(0, 2))), 8 + 21, dtype=np.float64)
     assert_close(gp.linalg.vector_norm(a, ord=1, axis=1, keepdims=True).get(), np.sum(np.abs(x.astype(WIDE)), axis=1, keepdims=True), 3 + 21, dtype=np.float64)
     assert_close(gp.linalg.matrix_norm(a).get(), np.sqrt(np.sum(x.astype(WIDE) ** 2, axis=(-2, -1))), 12 + 21, dtype=np.float64)
+
+
+# Views of a (6, 8) base: transposed, negative steps, column steps, an offset.
+BASE_VIEWS = [
+    ("transposed", lambda a: a.T),
+    ("negstep", lambda a: a[::-1, ::-1]),
+    ("cols_step2", lambda a: a[:, ::2]),
+    ("rows_negstep2", lambda a: a[::-2]),
+    ("offset", lambda a: a[1:, 1:]),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int16], ids=dtype_id)
+@pytest.mark.parametrize("view", [f for _, f in BASE_VIEWS], ids=[n for n, _ in BASE_VIEWS])
+def test_compositions_on_views(rng, dtype, view):
+    """dot (2-d and N-d), inner, tensordot, kron, einsum, trace and norm read
+    non-contiguous and negative-stride operands like contiguous ones."""
+    xb = random_array(rng, (6, 8), dtype)
+    gx = gp.asarray(xb)
+    x, a = view(xb), view(gx)
+    check(gp.dot(a, a.T), np.dot, x, x.T)
+    # N-d dot: a negative-stride 3-d operand whose last axis meets a's first.
+    x3b = random_array(rng, (2, 3, 2 * x.shape[0]), dtype)
+    x3, g3 = x3b[:, ::-1, ::-2], gp.asarray(x3b)[:, ::-1, ::-2]
+    check(gp.dot(g3, a), np.dot, x3, x)
+    check(gp.inner(a, a), np.inner, x, x)
+    check(gp.tensordot(a, a, axes=([0, 1], [0, 1])), np.tensordot, x, x, axes=([0, 1], [0, 1]))
+    check(gp.kron(a[:3, :3], a[::-1][:2]), np.kron, x[:3, :3], x[::-1][:2])
+    check(gp.einsum("ij,kj->ik", a, a), lambda p, q: np.einsum("ij,kj->ik", p, q), x, x)
+    check(gp.trace(a), np.trace, x)
+    check(gp.trace(a, offset=1), lambda p: np.trace(p, offset=1), x)
+    if np.dtype(dtype).kind != "i":
+        close_norm(gp.linalg.norm(a), x, x.size)
+        close_norm(gp.linalg.norm(a, axis=0), x, x.shape[0], axis=0)

@@ -246,6 +246,28 @@ def test_in_place_matmul_that_changes_the_shape_raises(rng):
     assert_equal_to_numpy(a, x)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("how", list(PRODUCTS))
+def test_special_values_in_products(rng, how, dtype):
+    """Infinities and NaNs propagate as IEEE sums of products do, in any order: a NaN
+    term or inf * 0 gives NaN, +inf and -inf terms give NaN, otherwise the sign of the
+    infinities. Elements without specials stay within the product bound."""
+    x, y = random_array(rng, (9, 13), dtype), random_array(rng, (13, 7), dtype)
+    x[1, 3] = np.inf  # row 1: inf * y[3, :]
+    y[3, 2] = 0.0  # ... inf * 0 = NaN in (1, 2)
+    x[2, 5] = np.nan  # row 2: all NaN
+    x[4, 6] = np.inf
+    x[4, 8] = -np.inf  # row 4: inf * y[6, j] + (-inf) * y[8, j]: NaN where the signs agree
+    y[9, 4] = -np.inf  # column 4: -inf * x[i, 9]
+    x[0, 0] = -0.0
+    a, b = gp.asarray(x), gp.asarray(y)
+    assert_product_close(PRODUCTS[how](a, b), x, y)
+    # The same specials through the transposed (other-layout) operands.
+    at = gp.asarray(np.ascontiguousarray(x.T)).T
+    bt = gp.asarray(np.ascontiguousarray(y.T)).T
+    assert_product_close(PRODUCTS[how](at, bt), x, y)
+
+
 # --- errors --------------------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from helpers import (
     assert_exact,
     assert_nonfinite_match,
     dtype_id,
-    smallest_subnormal,
+    half_subnormal,
     unit_roundoff,
     raises_like,
     random_array,
@@ -123,7 +123,7 @@ def assert_scan_result(g, want, exact, scale, n, name):
     ex = exact[ok]
     err = np.abs(g[ok].astype(ex.dtype) - ex)
     sc = np.abs(ex) if scale is None else scale[ok]
-    tol = (np.sqrt(2) if dt.kind == "c" else 1) * u_out * np.abs(ex) + gamma * sc + smallest_subnormal(dt) / 2
+    tol = (np.sqrt(2) if dt.kind == "c" else 1) * u_out * np.abs(ex) + gamma * sc + half_subnormal(dt)
     bad = err > tol
     assert not bad.any(), (
         f"{name}: {bad.sum()} of {bad.size} elements off: first at {np.argmax(bad)}, "
