@@ -424,8 +424,18 @@ def test_bincount_weights(rng, wdtype, high):
     got = gp.bincount(gp.asarray(x), weights=gp.asarray(w), minlength=3)
     want = np.bincount(x, weights=w, minlength=3)
     assert got.dtype == want.dtype == np.float64
-    scale = np.bincount(x, weights=np.abs(w.astype(np.float64)), minlength=3)
-    np.testing.assert_allclose(got.get(), want, rtol=0, atol=1e-12 * scale.max() + 1e-300)
+    assert_bincount_weights(got.get(), want, x, w, 3)
+
+
+def assert_bincount_weights(got, want, x, w, minlength):
+    """Each bin is a float64 sum of its c weights (float32, int32 and bool weights are
+    exact in float64), in any order: within gamma_c(2**-53) times the bin's sum of |w|;
+    NumPy's own float64 sum errs as much, so the two differ by at most twice that."""
+    assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
+    scale = np.bincount(x, weights=np.abs(np.asarray(w, dtype=np.float64)), minlength=minlength)
+    c = np.bincount(x, minlength=minlength).astype(np.float64)
+    bound = 2 * c * 2.0**-53 / (1 - c * 2.0**-53) * scale
+    assert np.all(np.abs(got - want) <= bound), np.max(np.abs(got - want) - bound)
 
 
 def test_bincount_views_and_edges(rng):
@@ -463,18 +473,43 @@ def test_bincount_errors(rng):
 # histogram
 
 
-def assert_histogram(got, want, weighted=False, rtol=None):
+def assert_histogram(got, want, weighted=False, x=None, w=None, **kw):
+    """Edges bit-exact, integer counts and integer-weight sums exact. Float results
+    (weights, density=True) against NumPy's histogram of the same ``x`` with the weights
+    in float64 (complex128), within the derived bound: each bin is a sum of its c weights
+    in float64 (gpupy's accumulator; the reference's is the same), 2 gamma_c(2**-53) times
+    the bin's sum of |w|; density divides by the total weight (its own sum's error,
+    relative gamma_N sum|w| / |sum w|) and the bin width (a few roundings, 6 u relative for
+    both sides); then one rounding to the result dtype."""
     (gh, ge), (wh, we) = got, want
     assert isinstance(gh, gp.ndarray) and isinstance(ge, gp.ndarray)
     assert_equal_to_numpy(ge, we)
     h = gh.get()
     assert h.dtype == wh.dtype and h.shape == wh.shape, (h.dtype, wh.dtype, h.shape, wh.shape)
-    if not weighted and wh.dtype.kind in "iu":
-        np.testing.assert_array_equal(h, wh)
-    else:
-        if rtol is None:
-            rtol = 2e-3 if wh.dtype == np.float16 else (1e-5 if wh.dtype in (np.float32, np.complex64) else 1e-10)
-        np.testing.assert_allclose(h, wh, rtol=rtol, atol=rtol * (np.abs(wh).max() if wh.size else 0))
+    if wh.dtype.kind in "iu":
+        np.testing.assert_array_equal(h, wh, strict=True)
+        return
+    assert x is not None, "float histograms need x (and w) for the wide reference"
+    wide = np.complex128 if wh.dtype.kind == "c" else np.float64
+    ww = None if w is None else np.asarray(w).astype(wide)
+    u = 2.0**-53
+    with np.errstate(all="ignore"):
+        ref = np.histogram(x, weights=ww, **kw)[0]
+        plain = {k: v for k, v in kw.items() if k != "density"}
+        scale = np.histogram(x, weights=None if ww is None else np.abs(ww), **plain)[0].astype(np.float64)
+        c = np.histogram(x, **plain)[0].astype(np.float64)
+        bound = 2 * c * u / (1 - c * u) * scale
+        if kw.get("density"):
+            total_abs = scale.sum()
+            total = np.abs(np.histogram(x, weights=ww, **plain)[0].sum())
+            n = c.sum()
+            width = np.diff(we).astype(np.float64)
+            bound = bound / (total * width) + np.abs(ref) * (6 * u + 2 * n * u / (1 - n * u) * total_abs / total)
+        bound = bound + (np.sqrt(2) if wh.dtype.kind == "c" else 1) * unit_roundoff(wh.dtype) * np.abs(ref)
+    assert_nonfinite_match(h, wh, "histogram")
+    fin = np.isfinite(ref) & np.isfinite(h)
+    err = np.abs(h.astype(wide) - ref)
+    assert np.all(err[fin] <= bound[fin]), f"histogram: max excess {np.max(err[fin] - bound[fin])}"
 
 
 def with_edge_values(rng, x, edges):
@@ -523,16 +558,13 @@ def test_histogram_weights_and_density(rng, wdtype):
     if np.dtype(wdtype).kind in "iu":
         w = rng.integers(-100, 100, size=w.shape).astype(wdtype)  # sums that fit the dtype
     gx, gw = gp.asarray(x), gp.asarray(w)
-    assert_histogram(gp.histogram(gx, bins=13, weights=gw), np.histogram(x, bins=13, weights=w), weighted=True)
-    assert_histogram(gp.histogram(gx, bins=13, density=True), np.histogram(x, bins=13, density=True), weighted=True)
+    assert_histogram(gp.histogram(gx, bins=13, weights=gw), np.histogram(x, bins=13, weights=w), True, x, w, bins=13)
+    assert_histogram(gp.histogram(gx, bins=13, density=True), np.histogram(x, bins=13, density=True), True, x, None, bins=13, density=True)
     if wdtype != np.complex128:
-        assert_histogram(
-            gp.histogram(gx, bins=13, range=(-0.5, 0.5), weights=gw, density=True),
-            np.histogram(x, bins=13, range=(-0.5, 0.5), weights=w, density=True),
-            weighted=True,
-            # NumPy sums float32 weights in float32 for the normalization; gpupy in float64.
-            rtol=1e-6 if wdtype == np.float32 else None,
-        )
+        kw = dict(bins=13, range=(-0.5, 0.5), density=True)
+        # NumPy sums float32 weights in float32 for the normalization; gpupy in float64:
+        # both are measured against the float64 computation.
+        assert_histogram(gp.histogram(gx, weights=gw, **kw), np.histogram(x, weights=w, **kw), True, x, w, **kw)
 
 
 @pytest.mark.parametrize("dtype,edge_dtype", [(np.float64, np.float64), (np.float32, np.float32), (np.int64, np.int64), (np.int16, np.float32), (np.float16, np.float16), (np.float32, np.int64)], ids=lambda d: np.dtype(d).name)
@@ -548,7 +580,7 @@ def test_histogram_edges(rng, dtype, edge_dtype):
     assert_histogram(gp.histogram(gp.asarray(x), bins=edges), np.histogram(x, bins=edges))
     assert_histogram(gp.histogram(gp.asarray(x), bins=gp.asarray(edges)), np.histogram(x, bins=edges))
     w = random_array(rng, x.shape, np.float64)
-    assert_histogram(gp.histogram(gp.asarray(x), bins=edges, weights=gp.asarray(w)), np.histogram(x, bins=edges, weights=w), weighted=True)
+    assert_histogram(gp.histogram(gp.asarray(x), bins=edges, weights=gp.asarray(w)), np.histogram(x, bins=edges, weights=w), True, x, w, bins=edges)
 
 
 def test_histogram_small_cases(rng):

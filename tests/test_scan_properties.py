@@ -14,7 +14,7 @@ from hypothesis.extra import numpy as hnp  # noqa: E402
 
 import gpupy as gp  # noqa: E402
 from helpers import examples  # noqa: E402
-from test_scan import SCANS, assert_histogram, assert_scan_close  # noqa: E402
+from test_scan import SCANS, assert_bincount_weights, assert_histogram, assert_scan_close  # noqa: E402
 
 pytestmark = pytest.mark.gpu
 
@@ -58,8 +58,10 @@ def test_property_bincount(x, minlength, weighted):
     w = np.linspace(-1, 1, x.size) if weighted else None
     got = gp.bincount(gp.asarray(x), weights=None if w is None else gp.asarray(w), minlength=minlength).get()
     want = np.bincount(x, weights=w, minlength=minlength)
-    assert got.dtype == want.dtype
-    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    if w is None:
+        np.testing.assert_array_equal(got, want, strict=True)
+    else:
+        assert_bincount_weights(got, want, x, w, minlength)
 
 
 @settings(max_examples=examples(60), deadline=None)
