@@ -237,11 +237,11 @@ def test_in_place_matmul(rng, dtype, shapes):
 
 def test_in_place_matmul_that_changes_the_shape_raises(rng):
     x, y = random_array(rng, (4, 5), np.float32), random_array(rng, (5, 6), np.float32)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="matmul: Output operand 0"):
         z = x.copy()
         z @= y
     a = gp.asarray(x)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="matmul: Output operand 0"):
         a @= gp.asarray(y)
     assert_equal_to_numpy(a, x)
 
@@ -304,7 +304,7 @@ def test_dot_not_aligned_message_matches_numpy(rng):
 def test_0d_operands_to_matmul_raise_value_error(rng):
     x, s = random_array(rng, (3, 3), np.float64), random_array(rng, (), np.float64)
     a, z = gp.asarray(x), gp.asarray(s)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
         np.matmul(s, x)
     for call in (
         lambda: gp.matmul(z, a),
@@ -314,7 +314,7 @@ def test_0d_operands_to_matmul_raise_value_error(rng):
         lambda: a @ 2.0,
         lambda: 2.0 @ a,
     ):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"Input operand [01] does not have enough dimensions"):
             call()
 
 
@@ -585,9 +585,9 @@ def test_out_errors_match_numpy(rng):
     x, y = random_array(rng, (4, 5), np.float64), random_array(rng, (5, 3), np.float64)
     a, b = gp.asarray(x), gp.asarray(y)
     for o in [np.zeros((4, 4)), np.zeros((3, 4)), np.zeros((4, 3, 1)), np.zeros((2, 3))]:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="matmul: Output operand 0"):
             np.matmul(x, y, out=o)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="matmul: Output operand 0"):
             gp.matmul(a, b, out=gp.asarray(o))
     # Like any gufunc, matmul broadcasts its loop axes against out's: extra leading axes
     # of out get copies of the product.
@@ -595,14 +595,15 @@ def test_out_errors_match_numpy(rng):
     np.matmul(x, y, out=o)
     assert gp.matmul(a, b, out=g) is g
     assert_product_close(g, np.broadcast_to(x, (2, 4, 5)), np.broadcast_to(y, (2, 5, 3)))
-    with pytest.raises(TypeError):
+    cast = r"Cannot cast ufunc 'matmul' output from dtype\('float64'\) to dtype\('int64'\) with casting rule 'same_kind'"
+    with pytest.raises(TypeError, match=cast):
         np.matmul(x, y, out=np.zeros((4, 3), np.int64))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=cast):
         gp.matmul(a, b, out=gp.zeros((4, 3), dtype=np.int64))
     # dot takes only an exact, C-contiguous out
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="output array is not acceptable"):
         np.dot(x, y, out=np.zeros((4, 3), np.float32))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="output array is not acceptable"):
         gp.dot(a, b, out=gp.zeros((4, 3), dtype=np.float32))
 
 
@@ -615,10 +616,11 @@ def test_matmul_dtype_argument(rng):
 
 def test_int_in_place_matmul_with_float_raises_like_numpy(rng):
     x, y = random_array(rng, (4, 4), np.int32), random_array(rng, (4, 4), np.float32)
-    with pytest.raises(TypeError):
+    cast = r"Cannot cast ufunc 'matmul' output from dtype\('float64'\) to dtype\('int32'\)"
+    with pytest.raises(TypeError, match=cast):
         z = x.copy()
         z @= y
     a = gp.asarray(x)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=cast):
         a @= gp.asarray(y)
     assert_equal_to_numpy(a, x)
