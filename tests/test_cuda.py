@@ -108,16 +108,17 @@ class TestDevice:
 
     def test_invalid_device_raises_value_error(self):
         bad = gp.cuda.Device(99)
-        with pytest.raises(ValueError):
+        words = "invalid device id 99"  # gpupy's message (host/src/device.rs), naming the id
+        with pytest.raises(ValueError, match=words):
             bad.synchronize()
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=words):
             bad.compute_capability
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=words):
             bad.use()
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=words):
             with gp.cuda.Device(99):
                 pass
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=words):
             gp.cuda.runtime.getDeviceProperties(99)
         assert gp.cuda.runtime.getDevice() == 0  # the current device did not change
 
