@@ -161,13 +161,17 @@ def assert_same_attributes(g, x):
 
 
 def assert_equal_to_numpy(g, want):
-    """gpupy array ``g`` holds exactly ``want`` (same shape, dtype and bits)."""
+    """gpupy array ``g`` holds exactly ``want`` (same shape, dtype and values; for floats
+    also the sign of every zero and the kind of every non-finite value, which
+    ``assert_array_equal`` alone does not distinguish)."""
     assert isinstance(g, gp.ndarray), type(g)
     want = np.asarray(want)
     got = g.get()
     assert got.dtype == want.dtype, f"dtype: gpupy {got.dtype}, numpy {want.dtype}"
     assert got.shape == want.shape, f"shape: gpupy {got.shape}, numpy {want.shape}"
     assert_array_equal(got, want, strict=True)
+    if want.dtype.kind in "fc" or want.dtype.name == "bfloat16":
+        assert_close(got, want, 0, err_msg="bit-exact")
 
 
 def assert_elementwise_result(g, want):
