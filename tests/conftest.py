@@ -109,7 +109,7 @@ def _session_seed(config):
     return secrets.randbits(63)
 
 
-def test_seed(session_seed, nodeid):
+def seed_for(session_seed, nodeid):
     """The seed of one test: a hash of the session seed and the test's node id."""
     digest = hashlib.sha256(f"{session_seed}:{nodeid}".encode()).digest()
     return int.from_bytes(digest[:8], "little") >> 1
@@ -118,7 +118,14 @@ def test_seed(session_seed, nodeid):
 def pytest_configure(config):
     config.addinivalue_line("markers", "gpu: needs a CUDA GPU; skipped when none is present")
     config.addinivalue_line("markers", "nogpu: checks behaviour without a GPU; skipped when one is present")
-    config._gpupy_seed = _session_seed(config)
+    worker = getattr(config, "workerinput", None)  # a pytest-xdist worker: the controller's seed
+    config._gpupy_seed = worker["gpupy_seed"] if worker and "gpupy_seed" in worker else _session_seed(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist: every worker uses the session seed the controller printed."""
+    node.workerinput["gpupy_seed"] = node.config._gpupy_seed
 
 
 def pytest_sessionstart(session):
@@ -154,7 +161,7 @@ def pytest_collection_modifyitems(config, items):
         if not forced and getattr(fn, "is_hypothesis_test", False):
             from hypothesis import seed
 
-            s = test_seed(config._gpupy_seed, item.nodeid)
+            s = seed_for(config._gpupy_seed, item.nodeid)
             seed(s)(fn)  # hypothesis's @seed, applied to the collected test
             item.user_properties.append(("hypothesis_seed", s))
 
@@ -169,7 +176,7 @@ def _synchronize_after_gpu_test(request):
 @pytest.fixture
 def rng(request):
     """A ``numpy.random.Generator`` seeded from the session seed and this test's node id."""
-    s = test_seed(request.config._gpupy_seed, request.node.nodeid)
+    s = seed_for(request.config._gpupy_seed, request.node.nodeid)
     request.node.user_properties.append(("rng_seed", s))
     return np.random.default_rng(s)
 
