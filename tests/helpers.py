@@ -317,8 +317,9 @@ def ufunc_ulps(name, dtype, wide_reference, from_complex=False):
     if dt.kind == "c":
         if name in ("power", "float_power"):
             return COMPLEX_POWER_ULPS
-        if name in ("add", "subtract", "negative", "positive", "conjugate", "conj"):
-            return 0
+        if name in ("add", "subtract", "negative", "positive", "conjugate", "conj", "maximum", "minimum",
+                    "fmax", "fmin", "clip", "rint"):
+            return 0  # componentwise exact operations and selections
         if name in ("multiply", "divide", "true_divide", "square", "reciprocal", "absolute"):
             return COMPLEX_ARITH_ULPS
         return COMPLEX_FUNCTION_ULPS

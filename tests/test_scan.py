@@ -424,6 +424,7 @@ def test_bincount_weights(rng, wdtype, high):
     got = gp.bincount(gp.asarray(x), weights=gp.asarray(w), minlength=3)
     want = np.bincount(x, weights=w, minlength=3)
     assert got.dtype == want.dtype == np.float64
+    assert want.dtype == np.float64
     assert_bincount_weights(got.get(), want, x, w, 3)
 
 
@@ -431,7 +432,8 @@ def assert_bincount_weights(got, want, x, w, minlength):
     """Each bin is a float64 sum of its c weights (float32, int32 and bool weights are
     exact in float64), in any order: within gamma_c(2**-53) times the bin's sum of |w|;
     NumPy's own float64 sum errs as much, so the two differ by at most twice that."""
-    assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
+    # float64 (NumPy returns int64 for an empty x even with weights: the dtype must match).
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype, got.shape, want.shape)
     scale = np.bincount(x, weights=np.abs(np.asarray(w, dtype=np.float64)), minlength=minlength)
     c = np.bincount(x, minlength=minlength).astype(np.float64)
     bound = 2 * c * 2.0**-53 / (1 - c * 2.0**-53) * scale
