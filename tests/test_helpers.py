@@ -10,6 +10,7 @@ from compare import (
     assert_exact,
     assert_nonfinite_match,
     assert_product_close,
+    assert_scan_result,
     smallest_subnormal,
     ulp_of,
 )
@@ -276,3 +277,50 @@ def test_product_with_empty_inner_dimension_is_zero():
     a = np.ones((3, 0), np.float32)
     b = np.ones((0, 2), np.float32)
     assert_product_close(np.zeros((3, 2), np.float32), a, b)
+
+
+# ---------------------------------------------------------------------------------------
+# Scans: the old helper missed anything after an inf.
+
+
+def scan_case(values, dtype=np.float32):
+    x = np.array(values, dtype=dtype)
+    want = np.cumsum(x)
+    exact = np.cumsum(x.astype(np.float64))
+    scale = np.cumsum(np.abs(x.astype(np.float64)))
+    return x, want, exact, scale
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        lambda g: g.__setitem__(3, np.float32(1.0)),  # finite where NumPy has inf
+        lambda g: g.__setitem__(3, -np.inf),  # -inf for +inf
+        lambda g: g.__setitem__(3, np.nan),  # NaN for +inf
+        lambda g: g.__setitem__(1, np.inf),  # inf where NumPy is finite
+        lambda g: g.__setitem__(0, 0.0),  # +0.0 for NumPy's leading -0.0
+        lambda g: g.__setitem__(2, g[2] * np.float32(1.001)),  # 0.1% off
+    ],
+    ids=["finite_for_inf", "neg_inf_for_inf", "nan_for_inf", "inf_for_finite", "signed_zero", "relative_error"],
+)
+def test_scan_result_catches(fault):
+    x, want, exact, scale = scan_case([-0.0, 1.5, 2.25, np.inf, 3.0])
+    assert_scan_result(want.copy(), want, exact, scale, x.size, np.float64)  # NumPy's own passes
+    g = want.copy()
+    fault(g)
+    with pytest.raises(AssertionError):
+        assert_scan_result(g, want, exact, scale, x.size, np.float64)
+
+
+def test_scan_result_passes_a_wide_accumulation(grng):
+    x = grng.uniform(-1, 1, 1001).astype(np.float32)
+    want = np.cumsum(x)
+    exact = np.cumsum(x.astype(np.float64))
+    scale = np.cumsum(np.abs(x.astype(np.float64)))
+    assert_scan_result(exact.astype(np.float32), want, exact, scale, x.size, np.float64)
+    # A float32 serial sum (NumPy's) errs by more than a float64 accumulation may: the
+    # bound is gpupy's, not NumPy's.
+    drift = np.abs(want.astype(np.float64) - exact) > 2.0**-24 * np.abs(exact) + 1001 * 2 * 2.0**-53 * scale
+    if drift.any():
+        with pytest.raises(AssertionError):
+            assert_scan_result(want, want, exact, scale, x.size, np.float64)

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pytest
 
+import compare
 import gpupy as gp
 from helpers import (
     ALL_DTYPES,
@@ -27,7 +28,6 @@ from helpers import (
     assert_exact,
     assert_nonfinite_match,
     dtype_id,
-    half_subnormal,
     unit_roundoff,
     raises_like,
     random_array,
@@ -94,41 +94,10 @@ def assert_scan_close(got, name, x, axis=None, dtype=None):
 
 
 def assert_scan_result(g, want, exact, scale, n, name):
-    """Host result ``g`` of a scan of ``n`` terms against NumPy's ``want`` and the wide
-    ``exact`` scan; ``scale``: the running sum of |x| for sums, None for products."""
-    # +inf, -inf and NaN exactly where NumPy has them (an inf where NumPy is finite, a
-    # NaN for an inf or the wrong sign of inf all fail), then zero signs as NumPy's:
-    # NumPy's scan starts from the first element, not from an added +0.0 identity, so a
-    # run of -0.0 stays -0.0 (and x + (-x) is +0.0 in any order).
-    assert_nonfinite_match(g, want, name)
-    assert_close(g, want, np.inf, err_msg=f"{name} (signs of zeros)")
-    dt = want.dtype
-    # Tolerance, derived: gpupy scans float16 in float32 and every other float in float64
-    # (accumulation unit roundoff u_acc), then rounds each result once to the dtype
-    # (u_out * |exact|; complex: sqrt(2) u_out |z| for the two components). A chain of n
-    # additions (multiplications) in u_acc errs by at most gamma_n = n u_acc / (1 - n u_acc)
-    # times the running sum of |x| (times |exact| for products), whatever the order of a
-    # parallel scan; complex steps round up to 3 times per component (the product's two
-    # products and a sum). The wide reference has its own gamma_n in u_ref. Results on the
-    # subnormal grid are off by up to half its spacing.
-    u_out = unit_roundoff(dt)
-    u_acc = unit_roundoff(np.float32 if dt == np.float16 else np.float64)
-    u_ref = np.finfo(exact.dtype).eps / 2
-    steps = max(n, 1) * (3 if dt.kind == "c" else 1)
-    gamma = steps * (u_acc + u_ref) / (1 - steps * (u_acc + u_ref))
-    ok = np.isfinite(g) & np.isfinite(want)
-    if dt.kind == "c":
-        ok = np.isfinite(g.real) & np.isfinite(g.imag) & np.isfinite(want.real) & np.isfinite(want.imag)
-    ok &= np.isfinite(exact)
-    ex = exact[ok]
-    err = np.abs(g[ok].astype(ex.dtype) - ex)
-    sc = np.abs(ex) if scale is None else scale[ok]
-    tol = (np.sqrt(2) if dt.kind == "c" else 1) * u_out * np.abs(ex) + gamma * sc + half_subnormal(dt)
-    bad = err > tol
-    assert not bad.any(), (
-        f"{name}: {bad.sum()} of {bad.size} elements off: first at {np.argmax(bad)}, "
-        f"got {g[ok][bad][:3]}, exact {ex[bad][:3]}, tol {tol[bad][:3]}"
-    )
+    """compare.assert_scan_result with gpupy's scan accumulators (kernels/src/scan.rs:
+    float16 in float32, every other float in float64)."""
+    accum = np.float32 if want.dtype == np.float16 else np.float64
+    compare.assert_scan_result(g, want, exact, scale, n, accum, name)
 
 
 # ---------------------------------------------------------------------------------------
