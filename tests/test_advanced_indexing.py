@@ -650,9 +650,9 @@ def test_where_broadcasts_and_tests_any_condition_dtype(rng):
         gp.where([True, False, True], 1.0, gp.asarray(np.arange(3.0))),
         np.where([True, False, True], 1.0, np.arange(3.0)),
     )
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="operands could not be broadcast together"):
         gp.where(gp.asarray(np.ones(3, bool)), gp.asarray(np.ones(4)), 0.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="either both or neither of x and y should be given"):
         gp.where(gp.asarray(np.ones(3, bool)), 1.0)
 
 
@@ -695,9 +695,9 @@ def test_nonzero_of_views_nan_and_large_arrays(rng):
 
 def test_nonzero_of_0d_raises_and_argwhere_of_0d(rng):
     for v in [np.array(0.0), np.array(3)]:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="Calling nonzero on 0d arrays is not allowed"):
             np.nonzero(v)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="Calling nonzero on 0d arrays is not allowed"):
             gp.nonzero(gp.asarray(v))
         assert_equal_to_numpy(gp.argwhere(gp.asarray(v)), np.argwhere(v))
         assert_equal_to_numpy(gp.flatnonzero(gp.asarray(v)), np.flatnonzero(v))
@@ -717,9 +717,9 @@ def test_compress_and_extract(rng, dtype):
         want = np.compress(cond, x, axis=axis)
         assert_equal_to_numpy(gp.compress(cond, g, axis=axis), want)
         assert_equal_to_numpy(g.compress(gp.asarray(np.asarray(cond)), axis=axis), want)
-    with pytest.raises(IndexError):
-        gp.compress([1, 1, 1, 1, 1], g, axis=0)  # NumPy: index 4 is out of bounds
-    with pytest.raises(ValueError):
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        gp.compress([1, 1, 1, 1, 1], g, axis=0)
+    with pytest.raises(ValueError, match="condition must be a 1-d array"):
         gp.compress(np.ones((2, 2), bool), g)
     out = gp.empty((4, 2), dtype)
     assert gp.compress([0, 1, 0, 0, 1], g, axis=1, out=out) is out

@@ -260,10 +260,11 @@ def test_transpose_with_axes(rng):
         assert_same_attributes(g.transpose(axes), x.transpose(axes))
         assert_equal_to_numpy(g.transpose(axes), x.transpose(axes))
         assert_equal_to_numpy(g.transpose(*axes), x.transpose(*axes))
-    for bad in [(0, 1), (0, 0, 1), (0, 1, 3)]:
-        with pytest.raises(ValueError):
+    for bad, words in [((0, 1), "axes don't match array"), ((0, 0, 1), "repeated axis in transpose"),
+                       ((0, 1, 3), "axis 3 is out of bounds for array of dimension 3")]:
+        with pytest.raises(ValueError, match=words):
             x.transpose(bad)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=words):
             g.transpose(bad)
 
 
