@@ -20,6 +20,7 @@ from helpers import (
     assert_equal_to_numpy,
     assert_same_attributes,
     dtype_id,
+    examples,
     random_array,
 )
 
@@ -110,7 +111,7 @@ def test_arange_long_float32_sequence():
     assert_equal_to_numpy(gp.arange(-3.0, 1e5 * 0.37, 0.37, dtype=np.float32), want)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     start=st.one_of(st.integers(-1000, 1000), st.floats(-1e3, 1e3, allow_nan=False)),
     span=st.floats(0, 2000, allow_nan=False),

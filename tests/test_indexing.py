@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gpupy as gp
-from helpers import FLOAT_DTYPES, assert_equal_to_numpy, assert_same_attributes, dtype_id, random_array
+from helpers import FLOAT_DTYPES, assert_equal_to_numpy, assert_same_attributes, dtype_id, examples, random_array
 
 try:
     from hypothesis import HealthCheck, given, settings
@@ -153,7 +153,7 @@ if st is not None:
         key = tuple(items) if len(items) != 1 or draw(st.booleans()) else items[0]
         return shape, key
 
-    @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(case=shapes_and_keys(), dtype=st.sampled_from(FLOAT_DTYPES), seed=st.integers(0, 2**63 - 1))
     def test_hypothesis_keys(case, dtype, seed):
         shape, key = case
