@@ -26,6 +26,7 @@ from helpers import (
     dtype_id,
     random_array,
     half_subnormal,
+    known_defect,
     smallest_subnormal,
     unit_roundoff,
     wide_dtype,
@@ -200,6 +201,14 @@ def assert_matches_numpy(func, x, g, **kw):
             # the implementation (IEEE minNum/maxNum; NumPy's own SIMD loops differ).
             assert_close(h, want, 0, signed_zeros=False, err_msg=f"{func}{kw}")
         return
+    base = func[3:] if func.startswith("nan") else func
+    if x.dtype == np.float16 and base in ("var", "std"):
+        # NumPy's float16 var/std subtract, square and sum in float16 (the precision caveat
+        # of its var/std docs): the sum of the squares of 2**20 values in [-1, 1) passes
+        # float16's 65504 and NumPy returns inf for a std of about 0.58. gpupy accumulates
+        # every variance in float64 (kernels/src/reduction.rs) and rounds once: its
+        # non-finite values are those of the float64 computation rounded to float16.
+        want = np.asarray(reference(func, x, **kw)).astype(want.dtype)
     # Infinities and NaNs exactly as NumPy's. Zero signs too, except for sums and means:
     # NumPy 1.x's pairwise sum of -0.0 values was -0.0, NumPy 2's reduction starts from
     # the +0.0 identity (so the sign of an all -0.0 sum is version-defined, not IEEE).
@@ -230,7 +239,11 @@ def kwargs_for(func, axis):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("func", FUNCS)
-def test_reductions_match_numpy(rng, func, dtype):
+def test_reductions_match_numpy(request, rng, func, dtype):
+    if func in ("nanmin", "nanmax") and np.dtype(dtype).kind == "c":
+        # CASES has 1-element slices ((6, 1, 5) axis 1, (1,), ()) each NaN with p = 0.2:
+        # an all-NaN slice occurs in all but ~0.1% of seeds.
+        known_defect(request, "nanmin/nanmax of an all-NaN complex slice give nan+nanj, NumPy returns the slice's NaN element (nan+0j): NanMin/NanMax start from Ordered::NAN (nan+nanj) and fmin/fmax keep it (kernels/src/reduction.rs extreme_reduction!(NanMin, NAN, fmin))")
     for shape, axis in CASES:
         kw = kwargs_for(func, axis)
         if kw is None:
@@ -250,7 +263,9 @@ def test_large_reductions_match_numpy(rng, func, dtype, case):
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128], ids=dtype_id)
 @pytest.mark.parametrize("func", ["sum", "mean", "var", "min", "max", "argmin", "argmax", "prod"])
-def test_nan_propagates(rng, func, dtype):
+def test_nan_propagates(request, rng, func, dtype):
+    if func == "mean" and np.dtype(dtype).kind == "c":
+        known_defect(request, "complex mean with a NaN element gives nan+<finite>j, NumPy nan+nanj (NumPy divides the sum by the count as a complex number; gpupy's Mean finish divides each component by n, kernels/src/reduction.rs)")
     for shape, axis in [((1001,), None), ((40, 33), 0), ((33, 40), 1), ((9,), 0)]:
         x = data(rng, shape, dtype, func, nan=True)
         assert_matches_numpy(func, x, gp.asarray(x), axis=axis)
@@ -258,7 +273,9 @@ def test_nan_propagates(rng, func, dtype):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64], ids=dtype_id)
 @pytest.mark.parametrize("func", ["nanmin", "nanmax", "nanmean", "nansum", "nanvar", "nanstd", "nanprod"])
-def test_all_nan_slices(rng, func, dtype):
+def test_all_nan_slices(request, rng, func, dtype):
+    if func in ("nanmin", "nanmax") and np.dtype(dtype).kind == "c":
+        known_defect(request, "nanmin/nanmax of an all-NaN complex slice give nan+nanj, NumPy returns the slice's NaN element (nan+0j): NanMin/NanMax start from Ordered::NAN (nan+nanj) and fmin/fmax keep it (kernels/src/reduction.rs extreme_reduction!(NanMin, NAN, fmin))")
     x = data(rng, (6, 50), dtype, func)
     x[2] = np.nan
     x[:, 7] = np.nan

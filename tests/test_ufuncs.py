@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gpupy as gp
-from helpers import ALL_DTYPES, assert_close, assert_exact, assert_ufunc_result, dtype_id, random_array, ufunc_ulps
+from helpers import ALL_DTYPES, assert_close, assert_exact, assert_ufunc_result, dtype_id, known_defect, random_array, ufunc_ulps
 
 pytestmark = pytest.mark.gpu
 
@@ -32,20 +32,35 @@ DOMAIN = {
     "log1p": abs,
 }
 
+# gpupy's complex formulas for these (kernels/src/ops/complex.rs, math.rs) form 1 + z (or
+# exp(z) - 1, z + sqrt(z^2 + 1)) and lose |1 + z| u absolutely, which is many ulps of a
+# result near |z| when |z| is small. For |z| >= 0.5 that loss is a few ulps of the result
+# (|result| >= ~0.4, absolute error <= ~6 u), inside COMPLEX_FUNCTION_ULPS; the random
+# complex inputs of these functions are moved there, and small |z| is tested on fixed
+# values by test_complex_small_argument (known defects, except log1p: NumPy's complex
+# log1p is the same log(1 + z) formula, with the same error near 0).
+SMALL_Z_CANCELLING = {"arcsin", "arcsinh", "arctan", "arctanh", "expm1", "log1p"}
+
+
 def inputs(rng, name, shape, dtype):
     x = random_array(rng, shape, dtype)
     if name in DOMAIN and np.dtype(dtype).kind in "fc":
         x = DOMAIN[name](x).astype(dtype)
+    if name in SMALL_Z_CANCELLING and np.dtype(dtype).kind == "c":
+        r = np.abs(x)
+        x = np.where(r < 0.5, np.where(r > 0, x / np.where(r > 0, r, 1), 1) * (0.5 + r), x).astype(dtype)
     if name in ("left_shift", "right_shift", "power") and np.dtype(dtype).kind in "iu":
         # Shift counts and exponents within the width (NumPy refuses negative integer powers).
         x = (np.abs(x.astype(np.int64)) % (8 * np.dtype(dtype).itemsize)).astype(dtype)
     return x
 
 
-def compare(got, want, name, precision=None, inputs=None):
+def compare(got, want, name, precision=None, inputs=None, label=None):
     """gpupy result ``got`` matches NumPy's ``want`` (``helpers.assert_ufunc_result``);
-    ``inputs``: the NumPy operands, for the exact wide-dtype reference."""
-    assert_ufunc_result(got, want, name, inputs=inputs, precision=precision)
+    ``name``: the ufunc's own name, which selects the error bound; ``label``: the failure
+    message's prefix (default ``name``); ``inputs``: the NumPy operands, for the exact
+    wide-dtype reference."""
+    assert_ufunc_result(got, want, name, inputs=inputs, precision=precision, err_msg=label)
 
 
 def numpy_outcome(call):
@@ -57,14 +72,16 @@ def numpy_outcome(call):
             return None, type(e)
 
 
-def check(gcall, ncall, name, inputs=None):
-    """Both raise the same type, or gpupy's result matches NumPy's."""
+def check(gcall, ncall, name, inputs=None, label=None):
+    """Both raise the same type, or gpupy's result matches NumPy's. ``name`` is the
+    ufunc's name (it selects the bound: a decorated name such as "sin special values"
+    would be taken for an exact operation); ``label`` prefixes the failure message."""
     want, exc = numpy_outcome(ncall)
     if exc is not None:
         with pytest.raises(exc):
             gcall()
         return
-    compare(gcall(), want, name, inputs=inputs)
+    compare(gcall(), want, name, inputs=inputs, label=label)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
@@ -84,6 +101,31 @@ def test_binary_every_dtype(rng, name, dtype):
     check(lambda: getattr(gp, name)(gp.asarray(x), gp.asarray(y)), lambda: getattr(np, name)(x, y), name, inputs=(x, y))
 
 
+SMALL_Z = {np.complex64: [1e-3 + 5e-4j, -2e-3 + 1e-3j, 3e-3 - 2e-3j, -1e-3 - 1e-3j],
+           np.complex128: [1e-6 + 5e-7j, -2e-6 + 1e-6j, 3e-6 - 2e-6j, -1e-6 - 1e-6j]}
+SMALL_Z_FORMULA = {
+    "arcsinh": "log(z + sqrt(z^2 + 1))",
+    "arcsin": "-i asinh(iz), asinh as log(z + sqrt(z^2 + 1))",
+    "arctanh": "(log(1 + z) - log(1 - z)) / 2",
+    "arctan": "-i atanh(iz), atanh as (log(1 + z) - log(1 - z)) / 2",
+    "expm1": "exp(z) - 1",
+}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=dtype_id)
+@pytest.mark.parametrize("name", sorted(SMALL_Z_FORMULA))
+def test_complex_small_argument(request, name, dtype):
+    """Complex functions that vanish at 0 keep their relative accuracy for small |z|, as
+    NumPy's (npymath's casinh/catanh, expm1 through expm1 and sin(y/2)^2 do): within
+    COMPLEX_FUNCTION_ULPS of the wide reference. gpupy's formulas cancel there (an
+    emulation of them in NumPy float32/float64 gives 50-400 ulp for complex64 and 1e5 ulp
+    for complex128 at these values)."""
+    known_defect(request, "complex " + name + " loses relative accuracy for small |z| (cancellation; " + SMALL_Z_FORMULA[name] + "; kernels/src/ops/complex.rs, math.rs); NumPy uses accurate algorithms (npy_casinh/npy_catanh, expm1 with sin^2(y/2))")
+    x = np.array(SMALL_Z[dtype], dtype=dtype)
+    check(lambda: getattr(gp, name)(gp.asarray(x)), lambda: getattr(np, name)(x), name, inputs=(x,),
+          label=f"{name} small |z|")
+
+
 SCALARS = [True, 3, -2, 2.5, -0.75, 1.5 - 2j, np.float32(1.25), np.int16(7), np.float64(-3.5), np.uint8(5)]
 
 
@@ -96,8 +138,8 @@ def test_scalar_operands_follow_nep50(rng, name, dtype):
     for s in SCALARS:
         if name == "power" and np.dtype(dtype).kind in "iu" and not isinstance(s, (float, complex, np.floating)) and s < 0:
             continue
-        check(lambda: f(g, s), lambda: nf(x, s), f"{name}(x, {s!r})")
-        check(lambda: f(s, g), lambda: nf(s, x), f"{name}({s!r}, x)")
+        check(lambda: f(g, s), lambda: nf(x, s), name, label=f"{name}(x, {s!r})")
+        check(lambda: f(s, g), lambda: nf(s, x), name, label=f"{name}({s!r}, x)")
 
 
 @pytest.mark.parametrize("name", ["add", "multiply", "less", "maximum", "arctan2", "logical_xor", "right_shift"])
@@ -221,15 +263,19 @@ def test_special_values_unary(name, dtype):
     """Non-finite values, signed zeros, subnormals (no flush to zero) and the dtype's
     extremes give NumPy's results; where NumPy raises, gpupy raises the same type."""
     vals = special_values(dtype)
-    check(lambda: getattr(gp, name)(gp.asarray(vals)), lambda: getattr(np, name)(vals), f"{name} special values", inputs=(vals,))
+    check(lambda: getattr(gp, name)(gp.asarray(vals)), lambda: getattr(np, name)(vals), name, inputs=(vals,),
+          label=f"{name} special values")
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
 @pytest.mark.parametrize("name", SPECIAL_BINARY)
-def test_special_values_binary(name, dtype):
+def test_special_values_binary(request, name, dtype):
+    if name == "hypot" and dtype == np.float64:
+        known_defect(request, "hypot(+-DBL_MAX, y) for finite nonzero |y| <= 2.5 gives inf (NumPy: DBL_MAX) in the float64 Hypot loop (kernels/src/ops/math.rs Hypot -> ops/float.rs __nv_hypot)")
     vals = special_values(dtype)
     a, b = np.meshgrid(vals, vals)
-    check(lambda: getattr(gp, name)(gp.asarray(a), gp.asarray(b)), lambda: getattr(np, name)(a, b), f"{name} special values", inputs=(a, b))
+    check(lambda: getattr(gp, name)(gp.asarray(a), gp.asarray(b)), lambda: getattr(np, name)(a, b), name, inputs=(a, b),
+          label=f"{name} special values")
 
 
 def test_math_helpers(rng):
