@@ -27,7 +27,8 @@ fi
 source .venv/bin/activate
 python -m pip install -q --upgrade pip
 # nvidia-cuda-nvcc-cu12 provides ptxas and libdevice for the kernel build (no GPU needed).
-python -m pip install -q maturin numpy pytest hypothesis nvidia-cuda-nvcc-cu12
+# ml_dtypes: bfloat16 (test_bfloat16.py is skipped without it); pytest-xdist: pytest -n.
+python -m pip install -q maturin numpy pytest hypothesis ml_dtypes pytest-xdist nvidia-cuda-nvcc-cu12
 
 # Build the wheel (this runs host/build.rs: kernels -> PTX -> ptxas check -> cubins).
 rm -rf target/wheels
@@ -43,7 +44,9 @@ test)
     # the top and in no cycle.
     python scripts/check_rust_modules.py
     python scripts/check_imports.py
-    # Run pytest from outside the source tree so it imports the installed wheel.
+    # Run pytest from outside the source tree so it imports the installed wheel. The
+    # header prints the session seed (replay with --gpupy-seed N); GPUPY_REQUIRE_GPU=1
+    # makes a machine without a usable GPU an error instead of a run of skips.
     python -m pytest tests -q -rs
     ;;
 bench)

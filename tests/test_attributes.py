@@ -329,7 +329,7 @@ def test_swapaxes_and_squeeze(rng):
         assert_same_attributes(g.swapaxes(a, b), x.swapaxes(a, b))
         assert_same_attributes(gp.swapaxes(g.T, a, b), np.swapaxes(x.T, a, b))
     raises_like(lambda: g.swapaxes(0, 4), lambda: x.swapaxes(0, 4))
-    with pytest.raises(np.exceptions.AxisError):
+    with pytest.raises(np.exceptions.AxisError, match="axis -5 is out of bounds for array of dimension 4"):
         g.swapaxes(-5, 0)
     for axis in [None, 1, -1, (1, 3), (3,)]:
         assert_equal_to_numpy(g.squeeze(axis), x.squeeze(axis))
@@ -337,7 +337,7 @@ def test_swapaxes_and_squeeze(rng):
         assert_same_attributes(gp.squeeze(g[:, :, ::-2], axis), np.squeeze(x[:, :, ::-2], axis))
     for axis in [0, (1, 1), 4, (0, 1)]:
         raises_like(lambda: g.squeeze(axis), lambda: x.squeeze(axis))
-    with pytest.raises(np.exceptions.AxisError):
+    with pytest.raises(np.exceptions.AxisError, match="axis 7 is out of bounds for array of dimension 4"):
         g.squeeze(7)
     s = g.squeeze()
     s[...] = 1

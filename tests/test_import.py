@@ -1,6 +1,8 @@
 """Tests that run with and without a GPU: the package imports, and without a GPU the
 first use of the device fails with gpupy.cuda.CUDARuntimeError naming the driver."""
 
+import importlib.metadata
+
 import numpy as np
 import pytest
 
@@ -8,15 +10,19 @@ import gpupy as gp
 
 
 def test_import_exposes_the_public_names():
+    assert len(gp.__all__) == len(set(gp.__all__)), "duplicate names in gpupy.__all__"
     for name in gp.__all__:
         assert hasattr(gp, name), name
     for name in gp.cuda.__all__:
         assert hasattr(gp.cuda, name), name
-    assert isinstance(gp.__version__, str)
-    assert isinstance(gp.ndarray, type)
+    # The version is the installed distribution's, not a placeholder.
+    assert gp.__version__ == importlib.metadata.version("gpupy")
+    # ndarray is the class of the arrays gpupy makes (a Rust type with CuPy's methods).
+    assert {"get", "set", "astype", "reshape", "T", "flags", "data"} <= set(dir(gp.ndarray))
     # Dtypes are NumPy's own objects.
-    assert gp.float32 is np.float32
-    assert gp.complex128 is np.complex128
+    for name in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                 "float16", "float32", "float64", "complex64", "complex128"):
+        assert getattr(gp, name) is getattr(np, name), name
     assert gp.true_divide is gp.divide
 
 
@@ -28,8 +34,16 @@ def test_exception_hierarchy():
 
 
 def test_is_available_returns_a_bool_and_never_raises():
-    assert gp.cuda.is_available() in (True, False)
-    assert gp.cuda.is_available() == gp.cuda.is_available()
+    got = gp.cuda.is_available()
+    assert type(got) is bool
+    assert gp.cuda.is_available() is got  # stable: the driver is probed once
+    # It agrees with the first real use: that succeeds exactly when a GPU is available.
+    try:
+        count = gp.cuda.runtime.getDeviceCount()
+    except gp.cuda.CUDARuntimeError:
+        assert got is False
+    else:
+        assert got is True and count >= 1
 
 
 @pytest.mark.nogpu

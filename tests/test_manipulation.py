@@ -20,6 +20,7 @@ from helpers import (
     assert_equal_to_numpy,
     assert_same_attributes,
     dtype_id,
+    examples,
     random_array,
 )
 
@@ -477,7 +478,7 @@ def test_pad_empty_and_errors(rng):
         gp.pad(g, 1, mode="mean")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     shape=st.lists(st.integers(1, 5), min_size=1, max_size=3),
     data=st.data(),
@@ -489,7 +490,7 @@ def test_pad_hypothesis(shape, data, mode):
     assert_equal_to_numpy(gp.pad(gp.asarray(x), widths, mode=mode), np.pad(x, widths, mode=mode))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     shapes=st.lists(st.lists(st.integers(0, 4), min_size=2, max_size=2), min_size=1, max_size=4),
     axis=st.sampled_from([0, 1, -1, None]),

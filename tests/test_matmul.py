@@ -1,10 +1,14 @@
 """Matrix products (gp.matmul, gp.dot, ``@``, ``a.dot(b)``) against a NumPy reference.
 
-Inexact dtypes are compared with the product computed in float64 (complex128):
-||got - ref||_F / (||a||_F * ||b||_F) must be below 1e-5 for float32 and complex64
-(below 1e-2 with TF32 on), 1e-2 for float16 and 1e-12 for float64 and complex128 (NumPy's
-own float32 BLAS result is not the reference, as the summation order differs). Integer
-and bool products must equal NumPy's exactly (integers wrap; bool is an or of ands).
+Inexact dtypes are compared elementwise with the exact product of the operands as the
+kernel sees them (cast to the result dtype; computed in long double), within
+``compare.product_bound``: |err_ij| <= 2 gamma_k(u_acc) sum_p |a_ip||b_pj| (+ the TF32
+truncation of both factors when TF32 is on, + one rounding to the output dtype), with
+u_acc the accumulator's unit roundoff (float32 for float16 and float32, float64 for
+float64; kernels/src/mma.rs) and the factor 2 for tensor cores' round-toward-zero
+accumulation. NumPy's own float32 BLAS result is not the reference, as the summation
+order differs. Integer and bool products must equal NumPy's exactly (integers wrap; bool
+is an or of ands).
 
 Shapes include 1, odd sizes and sizes that are multiples of no tile (the SIMT tiles are
 16..128, the tensor-core tiles 64 and 128, the k steps 8..32); operands are transposed,
@@ -16,16 +20,18 @@ import numpy as np
 import pytest
 
 import gpupy as gp
-from helpers import ALL_DTYPES, assert_equal_to_numpy, assert_normwise_close, dtype_id, random_array
+import compare
+from helpers import ALL_DTYPES, assert_equal_to_numpy, dtype_id, random_array, unit_roundoff
 
 pytestmark = pytest.mark.gpu
 
-TOL = {
-    np.dtype(np.float16): 1e-2,
-    np.dtype(np.float32): 1e-5,
-    np.dtype(np.float64): 1e-12,
-    np.dtype(np.complex64): 1e-5,
-    np.dtype(np.complex128): 1e-12,
+# Accumulation precision of the product kernels, by result dtype.
+ACCUM = {
+    np.dtype(np.float16): np.float32,
+    np.dtype(np.float32): np.float32,
+    np.dtype(np.float64): np.float64,
+    np.dtype(np.complex64): np.float32,
+    np.dtype(np.complex128): np.float64,
 }
 FLOAT_DTYPES = [np.float16, np.float32, np.float64, np.complex64, np.complex128]
 EXACT_DTYPES = [d for d in ALL_DTYPES if np.dtype(d).kind in "biu"]
@@ -42,23 +48,21 @@ def shape_id(shape):
     return "x".join(map(str, shape)) if shape else "0d"
 
 
-def assert_product_close(got, x, y, tol=None, product=np.matmul):
+def assert_product_close(got, x, y, tf32=False, product=np.matmul, out_dtype=None):
     """``got`` equals ``product(x, y)`` with NumPy's shape and result dtype: exactly for
-    integers and bool, else within the normwise tolerance of the float64 (complex128)
-    product."""
+    integers and bool, else within ``compare.product_bound`` of the exact product of the
+    operands cast to the result dtype (NumPy casts them first; the rounding of an int32
+    to float32 is the input's, not the product's). ``tf32``: the product ran with TF32
+    on. ``out_dtype``: the dtype of ``got`` when it was written into a wider out=."""
     assert isinstance(got, gp.ndarray), type(got)
     want_dtype = np.result_type(x.dtype, y.dtype)
-    if want_dtype.kind in "biu":
-        want = product(x, y)
-        assert got.dtype == want.dtype, f"dtype: gpupy {got.dtype}, numpy {want.dtype}"
-        assert got.shape == want.shape, f"shape: gpupy {got.shape}, numpy {want.shape}"
-        np.testing.assert_array_equal(got.get(), want)
-        return
-    wide = np.complex128 if want_dtype.kind == "c" else np.float64
-    ref = product(x.astype(wide), y.astype(wide))
-    assert got.shape == ref.shape, f"shape: gpupy {got.shape}, numpy {ref.shape}"
-    assert got.dtype == want_dtype, f"dtype: gpupy {got.dtype}, numpy {want_dtype}"
-    assert_normwise_close(got.get(), ref, x, y, TOL[want_dtype] if tol is None else tol)
+    xr, yr = x.astype(want_dtype), y.astype(want_dtype)
+    k = x.shape[-1] if x.ndim else 1
+    accum = ACCUM.get(want_dtype)
+    compare.assert_product_close(
+        got.get(), xr, yr, accum=accum, tf32=tf32, op=product, k=k,
+        dtype=out_dtype or want_dtype, output=want_dtype, err_msg=f"{product.__name__} {x.shape}@{y.shape}",
+    )
 
 
 MATRIX_SHAPES = [
@@ -99,11 +103,11 @@ def test_2d_products(rng, how, dtype, shapes):
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("how", ["matmul", "operator", "dot"])
 def test_empty_dimensions(rng, how, dtype, shapes):
-    if how == "dot" and len(shapes[0]) > 2:
-        pytest.skip("gp.dot takes up to 2-D operands")
+    # gp.dot takes N-d operands (py/python/gpupy/_linalg.py: NumPy's sum over the last
+    # axis of a and the second-to-last of b), so the 3-d case runs through it too.
     x, y = random_array(rng, shapes[0], dtype), random_array(rng, shapes[1], dtype)
     got = PRODUCTS[how](gp.asarray(x), gp.asarray(y))
-    want = np.matmul(x, y)  # k = 0: zeros; m or n = 0: an empty result
+    want = (np.dot if how == "dot" else np.matmul)(x, y)  # k = 0: zeros; m or n = 0: an empty result
     assert_equal_to_numpy(got, want)
 
 
@@ -198,9 +202,11 @@ def test_dot_with_a_0d_operand_multiplies(rng, dtype):
     want = np.dot(s, x)
     assert got.shape == want.shape and got.dtype == want.dtype
     if want.dtype.kind == "c":
-        # One complex product per element: within a few ulp (NumPy's SIMD loop fuses
-        # the multiply-add of re = ar*br - ai*bi); real products are bit-equal.
-        bound = 4 * np.finfo(want.dtype).eps * np.abs(s) * np.abs(x)
+        # One complex product per element (NumPy's SIMD loop may fuse the multiply-add of
+        # re = ar*br - ai*bi): each of gpupy's and NumPy's is within sqrt(2) gamma_2 |s||x|
+        # of the exact product, so they differ by at most twice that.
+        u = unit_roundoff(want.dtype)
+        bound = 2 * np.sqrt(2) * (2 * u / (1 - 2 * u)) * np.abs(s) * np.abs(x)
         assert np.all(np.abs(got.get() - want) <= bound)
     else:
         np.testing.assert_array_equal(got.get(), want)
@@ -231,13 +237,35 @@ def test_in_place_matmul(rng, dtype, shapes):
 
 def test_in_place_matmul_that_changes_the_shape_raises(rng):
     x, y = random_array(rng, (4, 5), np.float32), random_array(rng, (5, 6), np.float32)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="matmul: Output operand 0"):
         z = x.copy()
         z @= y
     a = gp.asarray(x)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="matmul: Output operand 0"):
         a @= gp.asarray(y)
     assert_equal_to_numpy(a, x)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("how", list(PRODUCTS))
+def test_special_values_in_products(rng, how, dtype):
+    """Infinities and NaNs propagate as IEEE sums of products do, in any order: a NaN
+    term or inf * 0 gives NaN, +inf and -inf terms give NaN, otherwise the sign of the
+    infinities. Elements without specials stay within the product bound."""
+    x, y = random_array(rng, (9, 13), dtype), random_array(rng, (13, 7), dtype)
+    x[1, 3] = np.inf  # row 1: inf * y[3, :]
+    y[3, 2] = 0.0  # ... inf * 0 = NaN in (1, 2)
+    x[2, 5] = np.nan  # row 2: all NaN
+    x[4, 6] = np.inf
+    x[4, 8] = -np.inf  # row 4: inf * y[6, j] + (-inf) * y[8, j]: NaN where the signs agree
+    y[9, 4] = -np.inf  # column 4: -inf * x[i, 9]
+    x[0, 0] = -0.0
+    a, b = gp.asarray(x), gp.asarray(y)
+    assert_product_close(PRODUCTS[how](a, b), x, y)
+    # The same specials through the transposed (other-layout) operands.
+    at = gp.asarray(np.ascontiguousarray(x.T)).T
+    bt = gp.asarray(np.ascontiguousarray(y.T)).T
+    assert_product_close(PRODUCTS[how](at, bt), x, y)
 
 
 # --- errors --------------------------------------------------------------------------------
@@ -276,7 +304,7 @@ def test_dot_not_aligned_message_matches_numpy(rng):
 def test_0d_operands_to_matmul_raise_value_error(rng):
     x, s = random_array(rng, (3, 3), np.float64), random_array(rng, (), np.float64)
     a, z = gp.asarray(x), gp.asarray(s)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
         np.matmul(s, x)
     for call in (
         lambda: gp.matmul(z, a),
@@ -286,7 +314,7 @@ def test_0d_operands_to_matmul_raise_value_error(rng):
         lambda: a @ 2.0,
         lambda: 2.0 @ a,
     ):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"Input operand [01] does not have enough dimensions"):
             call()
 
 
@@ -431,7 +459,7 @@ def test_warpgroup_products(rng, layout, dtype, shapes):
     with gp.config.allow_tf32(dtype == np.float32):
         got = a @ b
         path = gp.config.matmul_path()
-    assert_product_close(got, x, y, tol=1e-2)
+    assert_product_close(got, x, y, tf32=dtype == np.float32)
     if on_hopper():
         assert path == "wgmma", path
 
@@ -474,7 +502,7 @@ def test_tf32_is_opt_in(rng, layout, shapes):
     assert_product_close(a @ b, x, y)
     with gp.config.allow_tf32():
         assert gp.config.tf32()
-        assert_product_close(a @ b, x, y, tol=1e-2)
+        assert_product_close(a @ b, x, y, tf32=True)
     assert not gp.config.tf32()
     assert_product_close(a @ b, x, y)
 
@@ -539,7 +567,8 @@ def test_out_views_and_casts(rng, dtype):
     if np.dtype(dtype).kind in "iu":
         np.testing.assert_array_equal(o.get(), want)
     else:
-        np.testing.assert_allclose(o.get(), want, rtol=0, atol=TOL[np.dtype(dtype)] * np.abs(want).max() * 10)
+        # Computed in the operands' dtype (NumPy's loop), then widened exactly.
+        assert_product_close(o, x, y, out_dtype=wide)
 
 
 def test_out_overlapping_an_input(rng):
@@ -556,9 +585,9 @@ def test_out_errors_match_numpy(rng):
     x, y = random_array(rng, (4, 5), np.float64), random_array(rng, (5, 3), np.float64)
     a, b = gp.asarray(x), gp.asarray(y)
     for o in [np.zeros((4, 4)), np.zeros((3, 4)), np.zeros((4, 3, 1)), np.zeros((2, 3))]:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="matmul: Output operand 0"):
             np.matmul(x, y, out=o)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="matmul: Output operand 0"):
             gp.matmul(a, b, out=gp.asarray(o))
     # Like any gufunc, matmul broadcasts its loop axes against out's: extra leading axes
     # of out get copies of the product.
@@ -566,14 +595,15 @@ def test_out_errors_match_numpy(rng):
     np.matmul(x, y, out=o)
     assert gp.matmul(a, b, out=g) is g
     assert_product_close(g, np.broadcast_to(x, (2, 4, 5)), np.broadcast_to(y, (2, 5, 3)))
-    with pytest.raises(TypeError):
+    cast = r"Cannot cast ufunc 'matmul' output from dtype\('float64'\) to dtype\('int64'\) with casting rule 'same_kind'"
+    with pytest.raises(TypeError, match=cast):
         np.matmul(x, y, out=np.zeros((4, 3), np.int64))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=cast):
         gp.matmul(a, b, out=gp.zeros((4, 3), dtype=np.int64))
     # dot takes only an exact, C-contiguous out
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="output array is not acceptable"):
         np.dot(x, y, out=np.zeros((4, 3), np.float32))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="output array is not acceptable"):
         gp.dot(a, b, out=gp.zeros((4, 3), dtype=np.float32))
 
 
@@ -586,10 +616,11 @@ def test_matmul_dtype_argument(rng):
 
 def test_int_in_place_matmul_with_float_raises_like_numpy(rng):
     x, y = random_array(rng, (4, 4), np.int32), random_array(rng, (4, 4), np.float32)
-    with pytest.raises(TypeError):
+    cast = r"Cannot cast ufunc 'matmul' output from dtype\('float64'\) to dtype\('int32'\)"
+    with pytest.raises(TypeError, match=cast):
         z = x.copy()
         z @= y
     a = gp.asarray(x)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=cast):
         a @= gp.asarray(y)
     assert_equal_to_numpy(a, x)

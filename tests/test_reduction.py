@@ -2,11 +2,12 @@
 negative, tuples), keepdims, views, NaNs, empty slices, dtype=/out=/initial=.
 
 Exact results (integers, bool, min/max, arg*, any/all, counts) must equal NumPy's bit for
-bit with the same dtype. Float results are compared with a float64 (complex128) reference
-computed by NumPy from the same values, within ``TOL[result dtype] * scale``, where scale
-is the same reduction of ``|x|`` (for var/std, the mean of ``|x|^2``): the error a
-rounding-correct summation may make. gpupy accumulates float32 in float64, so its float32
-results are closer to the reference than NumPy's own.
+bit with the same dtype. Float results: infinities, NaNs and signed zeros exactly as
+NumPy's; finite values against a wide reference computed by NumPy from the same values
+(float64, or long double for float64/complex128 input) within the bound derived in
+``rounded_bound`` from gpupy's accumulators (kernels/src/reduction.rs: float16 sums in
+float32, float32 and complex64 sums in float64/complex128, every mean and variance in
+float64) and the number of terms.
 """
 
 import warnings
@@ -15,11 +16,23 @@ import numpy as np
 import pytest
 
 import gpupy as gp
-from helpers import ALL_DTYPES, VIEW_FUNCS_2D, VIEW_IDS_2D, dtype_id, random_array
+from helpers import (
+    ALL_DTYPES,
+    VIEW_FUNCS_2D,
+    VIEW_IDS_2D,
+    assert_close,
+    assert_exact,
+    assert_nonfinite_match,
+    dtype_id,
+    random_array,
+    half_subnormal,
+    known_defect,
+    smallest_subnormal,
+    unit_roundoff,
+    wide_dtype,
+)
 
 pytestmark = pytest.mark.gpu
-
-TOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-6, np.dtype(np.float64): 1e-13}
 
 # (shape, axis): every kernel path. Short rows go to the serial kernel, long ones to
 # blocks or warps; few long rows split their slices; axis=0 of C arrays reads columns.
@@ -100,24 +113,72 @@ def gpupy_call(func, g, **kw):
         return getattr(gp, func)(g, **kw)
 
 
-def scale_of(func, x, **kw):
-    """What bounds the rounding error of ``func(x)``: the same reduction of |x|."""
-    wide = np.abs(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
-    base = func.replace("nan", "") if func.startswith("nan") else func
-    kw = {k: v for k, v in kw.items() if k in ("axis", "keepdims")}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if base in ("var", "std"):
-            m2 = np.nanmean(wide**2, **kw) if func.startswith("nan") else np.mean(wide**2, **kw)
-            return np.sqrt(m2) if base == "std" else m2
-        f = {"sum": np.nansum, "prod": np.nanprod, "mean": np.nanmean}[base]
-        return np.abs(f(wide, **kw))
-
-
 def reference(func, x, **kw):
-    """float64/complex128 reference of a rounded reduction of float or complex x."""
-    wide = x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
-    return numpy_call(func, wide, **kw)[0]
+    """The wide reference of a rounded reduction: NumPy on ``x`` converted to float64
+    (complex128), or to long double for float64/complex128 input where that is wider."""
+    wide = wide_dtype(x.dtype) if x.dtype.kind in "fc" else np.dtype(np.float64)
+    if x.dtype == np.float16 or x.dtype == np.float32:
+        wide = np.dtype(np.float64)
+    with np.errstate(all="ignore"):
+        return numpy_call(func, x.astype(wide), **kw)[0]
+
+
+def rounded_bound(func, x, want, ref, ddof=0, initial=0.0, **kw):
+    """Elementwise bound on |gpupy - exact| for the rounded reduction ``func`` of ``x``.
+
+    - n terms accumulate with unit roundoff u_acc (gpupy's accumulator) and the wide
+      reference with u_ref: in any order, gamma_m = m (u_acc + u_ref) / (1 - m (...))
+      times the sum of |terms| (Higham, recursive or tree summation alike), m = n + 3
+      covering the shift, square and divisions of var and the division of mean.
+    - sum/mean: terms |x| (complex: sqrt(2) for the two components).
+    - prod: relative, gamma_n |exact| (complex: 3 roundings per step).
+    - var: gpupy sums |x - k|^2 around the first value k and subtracts s1^2/n (two
+      accumulated sums, each of terms <= 2|x|^2 + 2|k|^2 <= 2|x|^2 + 2 max|x|^2, and the
+      squares' underflow), divided by n - ddof. std = sqrt(var): min(error(var) / (2 std),
+      sqrt(error(var))) + one rounding.
+    - Then one rounding of the accumulator result to the output dtype (u_out |exact|)
+      after the division of mean (u_acc |exact|), and half the subnormal spacing.
+    """
+    base = func[3:] if func.startswith("nan") else func
+    out = want.dtype
+    cplx_in = x.dtype.kind == "c"
+    u_out = unit_roundoff(out)
+    if base in ("sum", "prod"):
+        u_acc = unit_roundoff(np.float32 if x.dtype == np.float16 else np.float64)
+    else:
+        u_acc = unit_roundoff(np.float64)
+    u_ref = float(np.finfo(np.asarray(ref).dtype).eps) / 2
+    n = x.size // max(want.size, 1) if x.size else 0
+    m = n + 4  # + initial=
+    uu = u_acc + u_ref
+    gamma = m * uu / (1 - m * uu)
+    kw = {k: v for k, v in kw.items() if k in ("axis", "keepdims")}
+    wide = np.abs(x.astype(np.complex128 if cplx_in else np.float64))
+    absref = np.abs(np.asarray(ref, dtype=np.complex128 if np.asarray(ref).dtype.kind == "c" else np.float64))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        if base == "sum":
+            acc = (np.sqrt(2) if cplx_in else 1) * gamma * (np.nansum(wide, **kw) + abs(initial))
+        elif base == "mean":
+            acc = (np.sqrt(2) if cplx_in else 1) * gamma * np.nanmean(wide, **kw)
+        elif base == "prod":
+            acc = (3 if cplx_in else 1) * gamma * absref
+        else:  # var, std
+            mean2 = np.nanmean(wide**2, **kw)
+            max2 = np.nanmax(wide**2, **kw, initial=0.0) if wide.size else 0.0
+            nvalid = np.sum(~np.isnan(wide), **kw).astype(np.float64)
+            dof = nvalid - float(ddof or 0)
+            var_err = 2 * gamma * (2 * mean2 + 2 * max2) * nvalid / np.where(dof > 0, dof, np.nan)
+            # Squares of tiny values underflow in the float64 moments: up to half a
+            # subnormal spacing each, (n + 2) of them (counted as whole spacings, since
+            # float64's half spacing is not a float64), before the division by n - ddof.
+            var_err = var_err + (nvalid + 2) * smallest_subnormal(np.float64) / np.where(dof > 0, dof, np.nan)
+            # std = sqrt(var): |sqrt(v + e) - sqrt(v)| <= min(e / (2 sqrt(v)), sqrt(e)).
+            with np.errstate(divide="ignore"):
+                std_err = np.minimum(var_err / (2 * absref), np.sqrt(var_err))
+            acc = var_err if base == "var" else std_err
+    rounding = (np.sqrt(2) if out.kind == "c" else 1) * (u_out + u_acc) * absref
+    return rounding + acc + half_subnormal(out)
 
 
 def assert_matches_numpy(func, x, g, **kw):
@@ -135,15 +196,38 @@ def assert_matches_numpy(func, x, g, **kw):
     rounded = func in ROUNDED and (x.dtype.kind in "fc" or func in ("mean", "var", "std", "nanmean", "nanvar", "nanstd"))
     if not rounded:
         np.testing.assert_array_equal(h, want, err_msg=f"{func}{kw}", strict=True)
+        if want.dtype.kind in "fc":
+            # NaN kinds as NumPy's. The sign of a zero min/max of mixed +-0.0 is left to
+            # the implementation (IEEE minNum/maxNum; NumPy's own SIMD loops differ).
+            assert_close(h, want, 0, signed_zeros=False, err_msg=f"{func}{kw}")
         return
+    base = func[3:] if func.startswith("nan") else func
+    if x.dtype == np.float16 and base in ("var", "std"):
+        # NumPy's float16 var/std subtract, square and sum in float16 (the precision caveat
+        # of its var/std docs): the sum of the squares of 2**20 values in [-1, 1) passes
+        # float16's 65504 and NumPy returns inf for a std of about 0.58. gpupy accumulates
+        # every variance in float64 (kernels/src/reduction.rs) and rounds once: its
+        # non-finite values are those of the float64 computation rounded to float16.
+        want = np.asarray(reference(func, x, **kw)).astype(want.dtype)
+    # Infinities and NaNs exactly as NumPy's. Zero signs too, except for sums and means:
+    # NumPy 1.x's pairwise sum of -0.0 values was -0.0, NumPy 2's reduction starts from
+    # the +0.0 identity (so the sign of an all -0.0 sum is version-defined, not IEEE).
+    assert_nonfinite_match(h, want, f"{func}{kw}")
+    if not any(k in func for k in ("sum", "mean")):
+        assert_close(h, want, np.inf, err_msg=f"{func}{kw} (signs of zeros)")
     ref = np.asarray(reference(func, x, **kw))
-    tol = TOL[np.dtype(h.real.dtype if h.dtype.kind == "c" else h.dtype)]
-    scale = np.asarray(scale_of(func, x, **kw))
+    ddof = kw.get("ddof", kw.get("correction", 0))
+    initial = kw.get("initial", 0.0)
+    rest = {k: v for k, v in kw.items() if k not in ("ddof", "correction", "initial")}
+    tol = np.asarray(rounded_bound(func, x, want, ref, ddof, initial if "sum" in func else 0.0, **rest))
+    ok = np.isfinite(h) & np.isfinite(want) & np.isfinite(ref)
+    if h.dtype.kind == "c":
+        ok = np.isfinite(h.real) & np.isfinite(h.imag) & np.isfinite(want.real) & np.isfinite(want.imag) & np.isfinite(ref)
     err = np.abs(h.astype(ref.dtype) - ref)
-    ok = (err <= tol * scale + np.finfo(h.real.dtype).tiny) | (np.isnan(h) & np.isnan(ref)) | (h == ref)
-    assert ok.all(), (
-        f"{func}{kw}: worst |got - ref| {np.nanmax(np.where(ok, 0, err))} over tolerance; "
-        f"got {h.ravel()[:5]}, ref {ref.ravel()[:5]}"
+    bad = ok & ~(err <= tol)
+    assert not bad.any(), (
+        f"{func}{kw}: {bad.sum()} elements over the bound; worst |got - ref| {np.max(np.where(bad, err, 0))}; "
+        f"got {h[bad].ravel()[:3]}, ref {ref[bad].ravel()[:3]}, bound {np.broadcast_to(tol, h.shape)[bad].ravel()[:3]}"
     )
 
 
@@ -155,7 +239,11 @@ def kwargs_for(func, axis):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("func", FUNCS)
-def test_reductions_match_numpy(rng, func, dtype):
+def test_reductions_match_numpy(request, rng, func, dtype):
+    if func in ("nanmin", "nanmax") and np.dtype(dtype).kind == "c":
+        # CASES has 1-element slices ((6, 1, 5) axis 1, (1,), ()) each NaN with p = 0.2:
+        # an all-NaN slice occurs in all but ~0.1% of seeds.
+        known_defect(request, "nanmin/nanmax of an all-NaN complex slice give nan+nanj, NumPy returns the slice's NaN element (nan+0j): NanMin/NanMax start from Ordered::NAN (nan+nanj) and fmin/fmax keep it (kernels/src/reduction.rs extreme_reduction!(NanMin, NAN, fmin))")
     for shape, axis in CASES:
         kw = kwargs_for(func, axis)
         if kw is None:
@@ -175,7 +263,9 @@ def test_large_reductions_match_numpy(rng, func, dtype, case):
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128], ids=dtype_id)
 @pytest.mark.parametrize("func", ["sum", "mean", "var", "min", "max", "argmin", "argmax", "prod"])
-def test_nan_propagates(rng, func, dtype):
+def test_nan_propagates(request, rng, func, dtype):
+    if func == "mean" and np.dtype(dtype).kind == "c":
+        known_defect(request, "complex mean with a NaN element gives nan+<finite>j, NumPy nan+nanj (NumPy divides the sum by the count as a complex number; gpupy's Mean finish divides each component by n, kernels/src/reduction.rs)")
     for shape, axis in [((1001,), None), ((40, 33), 0), ((33, 40), 1), ((9,), 0)]:
         x = data(rng, shape, dtype, func, nan=True)
         assert_matches_numpy(func, x, gp.asarray(x), axis=axis)
@@ -183,7 +273,9 @@ def test_nan_propagates(rng, func, dtype):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64], ids=dtype_id)
 @pytest.mark.parametrize("func", ["nanmin", "nanmax", "nanmean", "nansum", "nanvar", "nanstd", "nanprod"])
-def test_all_nan_slices(rng, func, dtype):
+def test_all_nan_slices(request, rng, func, dtype):
+    if func in ("nanmin", "nanmax") and np.dtype(dtype).kind == "c":
+        known_defect(request, "nanmin/nanmax of an all-NaN complex slice give nan+nanj, NumPy returns the slice's NaN element (nan+0j): NanMin/NanMax start from Ordered::NAN (nan+nanj) and fmin/fmax keep it (kernels/src/reduction.rs extreme_reduction!(NanMin, NAN, fmin))")
     x = data(rng, (6, 50), dtype, func)
     x[2] = np.nan
     x[:, 7] = np.nan
@@ -220,7 +312,9 @@ def test_keepdims_and_methods(rng, func):
             if func in EXACT + ARG:
                 np.testing.assert_array_equal(got.get(), want, strict=True)
             else:
-                np.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-6)
+                # The method runs the function's kernel: bit-identical to the function,
+                # which assert_matches_numpy checked above.
+                assert_exact(got.get(), getattr(gp, func)(g, axis=axis).get(), err_msg=f"{func} method")
 
 
 @pytest.mark.parametrize("view", VIEW_FUNCS_2D, ids=VIEW_IDS_2D)
@@ -262,18 +356,20 @@ def test_dtype_argument(rng, func, dtype):
         got = gpupy_call(func, g, axis=axis, dtype=dtype)
         assert got.dtype == np.asarray(want).dtype
         if np.dtype(dtype).kind in "biu":
-            if func in ("sum", "prod", "nansum"):
-                np.testing.assert_array_equal(got.get(), want, strict=True)
-            else:
-                # mean/var through an integer dtype truncate NumPy's float result.
-                np.testing.assert_allclose(got.get(), want, atol=1)
+            # Integer results are exact; mean/var/std of values in [-1, 1) converted to an
+            # integer dtype are those of truncated values (0), in gpupy as in NumPy.
+            np.testing.assert_array_equal(got.get(), want, strict=True)
         else:
             # NumPy rounds float32/complex64 partial sums as it goes (a few ulps off for
             # sums that cancel); gpupy accumulates in float64 and rounds once. Both are
-            # measured against the float64 computation.
-            wide = np.complex128 if np.dtype(dtype).kind == "c" else np.float64
-            ref, _ = numpy_call(func, x.astype(np.float64), axis=axis, dtype=wide)
-            np.testing.assert_allclose(got.get(), ref, rtol=2e-6 if np.dtype(dtype).itemsize <= 8 else 1e-12, atol=1e-6)
+            # measured against the wide computation, with rounded_bound's derivation.
+            want = np.asarray(want)
+            h = got.get()
+            ref = np.asarray(reference(func, x.astype(want.dtype), axis=axis))
+            assert_nonfinite_match(h, want, func)
+            tol = rounded_bound(func, x.astype(want.dtype), want, ref, axis=axis)
+            err = np.abs(h.astype(ref.dtype) - ref)
+            assert np.all(err <= tol), f"{func} dtype={np.dtype(dtype)}: max error {err.max()} over the bound"
 
 
 @pytest.mark.parametrize("func", ["sum", "max", "mean", "argmin", "any", "std", "nanmin", "count_nonzero"])
@@ -282,15 +378,24 @@ def test_out_argument(rng, func):
     g = gp.asarray(x)
     want = getattr(np, func)(x, axis=1)
     if func == "count_nonzero":
-        return  # NumPy's count_nonzero has no out=
+        # NumPy's count_nonzero has no out=: gpupy refuses it with NumPy's TypeError.
+        with pytest.raises(TypeError, match="out"):
+            np.count_nonzero(x, axis=1, out=np.empty(9, np.intp))
+        with pytest.raises(TypeError, match="out"):
+            gp.count_nonzero(g, axis=1, out=gp.empty(9, dtype=np.int64))
+        return
     out = gp.asarray(random_array(rng, want.shape, want.dtype))
     r = getattr(gp, func)(g, axis=1, out=out)
     assert r is out
-    np.testing.assert_allclose(out.get(), want, rtol=1e-12)
-    # A full reduction into a 0-d array; another dtype casts like NumPy.
+    # out= runs the same kernel as the plain call (checked against NumPy elsewhere):
+    # bit-identical, and the plain call matches NumPy within rounded_bound.
+    assert_exact(out.get(), getattr(gp, func)(g, axis=1).get(), err_msg=f"{func} out=")
+    assert_matches_numpy(func, x, g, axis=1)
+    # A full reduction into a 0-d array of another dtype: the result cast like NumPy's
+    # (one float64 -> float32 rounding of gpupy's own result).
     out0 = gp.empty((), dtype=np.float32)
     getattr(gp, func)(g, out=out0)
-    np.testing.assert_allclose(float(out0), np.float32(getattr(np, func)(x)), rtol=1e-6)
+    assert_exact(out0.get(), getattr(gp, func)(g).get().astype(np.float32), err_msg=f"{func} out=0-d float32")
     with pytest.raises(ValueError):
         getattr(gp, func)(g, axis=0, out=gp.empty((3,), dtype=want.dtype))
 
@@ -300,9 +405,7 @@ def test_initial(rng, func):
     x = data(rng, (4, 7), np.float64, func)
     g = gp.asarray(x)
     for axis in (None, 0, 1):
-        got = getattr(gp, func)(g, axis=axis, initial=0.25)
-        want = getattr(np, func)(x, axis=axis, initial=0.25)
-        np.testing.assert_allclose(got.get(), want, rtol=1e-13)
+        assert_matches_numpy(func, x, g, axis=axis, initial=0.25)
     if func in ("min", "max"):
         empty = np.empty((0, 3))
         got = getattr(gp, func)(gp.asarray(empty), axis=0, initial=5.0)
@@ -344,16 +447,17 @@ def test_var_ddof_and_correction(rng):
         for axis in (None, 0, 1):
             for func in ("var", "std", "nanvar", "nanstd"):
                 assert_matches_numpy(func, x, g, axis=axis, ddof=ddof)
-    np.testing.assert_allclose(gp.var(g, correction=1).get(), np.var(x, ddof=1), rtol=1e-13)
+    assert_matches_numpy("var", x, g, correction=1)
+    assert_exact(gp.var(g, correction=1).get(), gp.var(g, ddof=1).get(), err_msg="correction= is ddof=")
     with pytest.raises(ValueError):
         gp.var(g, ddof=1, correction=1)
 
 
 def test_axis_errors(rng):
     g = gp.asarray(random_array(rng, (3, 4), np.float32))
-    with pytest.raises(np.exceptions.AxisError):
+    with pytest.raises(np.exceptions.AxisError, match="axis 2 is out of bounds for array of dimension 2"):
         gp.sum(g, axis=2)
-    with pytest.raises(np.exceptions.AxisError):
+    with pytest.raises(np.exceptions.AxisError, match="axis -3 is out of bounds for array of dimension 2"):
         gp.max(g, axis=(0, -3))
     with pytest.raises(ValueError, match="repeated axis"):
         gp.sum(g, axis=(1, -1))
@@ -361,7 +465,9 @@ def test_axis_errors(rng):
         gp.argmax(g, axis=(0, 1))
     with pytest.raises(NotImplementedError):
         gp.sum(g, where=gp.asarray(np.ones((3, 4), bool)))
-    assert float(gp.sum(g)) == pytest.approx(float(np.sum(g.get(), dtype=np.float64)), rel=1e-6)  # still usable
+    # Still usable: 12 float32 values summed in float64 (error ~1e-15 relative) and rounded
+    # once to float32: within 0.5 ulp, bounded here by 1 ulp of the float32 result.
+    assert_close(gp.sum(g).get(), np.sum(g.get(), dtype=np.float64), 1, dtype=np.float32)
 
 
 def test_full_reductions_are_0d_arrays(rng):
@@ -370,17 +476,45 @@ def test_full_reductions_are_0d_arrays(rng):
     for func in ("sum", "mean", "max", "argmax", "any", "std"):
         r = getattr(gp, func)(g)
         assert isinstance(r, gp.ndarray) and r.shape == ()
-    assert float(gp.sum(g)) == pytest.approx(float(np.sum(x)), rel=1e-13)
+    assert_matches_numpy("sum", x, g)
     assert int(gp.argmax(g)) == int(np.argmax(x))
     assert bool(gp.any(g > 0.5)) == bool(np.any(x > 0.5))
 
 
 def test_float32_sum_of_64Mi_values_is_accurate(rng):
-    # The issue's target: within 1e-6 relative of the float64 sum of the same values.
+    # The issue's target was 1e-6 relative; derived: positive terms summed in float64
+    # (gamma_n with n = 2**26: 2**26 * 2**-53 relative, plus the reference's own float64
+    # pairwise error, as much again) and one rounding to float32 (2**-24).
     x = rng.random(64 * 2**20, dtype=np.float32)
     ref = np.sum(x, dtype=np.float64)
     got = float(gp.asarray(x).sum())
-    assert abs(got - ref) <= 1e-6 * ref, (got, ref)
+    bound = (2.0**-24 + 2 * 2.0**26 * 2.0**-53) * ref
+    assert abs(got - ref) <= bound, (got, ref, bound)
+
+
+def assert_average(got, x, w, axis, keepdims=False):
+    """gpupy's average: NumPy's dtype and non-finite values; error bound derived from its
+    computation (py/python/gpupy/_reduction.py): products x*w rounded in the result
+    dtype (u_res), sums of n terms in float64 (gamma_n, any order), one division and the
+    final rounding. Weights are positive, so |sum w| = sum |w|."""
+    want = np.asarray(np.average(x, axis=axis, weights=w, keepdims=keepdims))
+    h = got.get()
+    assert h.dtype == want.dtype and h.shape == want.shape, (h.dtype, want.dtype, h.shape, want.shape)
+    assert_nonfinite_match(h, want, "average")
+    wide = np.longdouble
+    ww = np.ones(x.shape) if w is None else np.asarray(w, dtype=np.float64)
+    if w is not None and ww.shape != x.shape:
+        shape = [1] * x.ndim
+        shape[axis] = ww.shape[0]
+        ww = np.broadcast_to(ww.reshape(shape), x.shape)
+    ref = np.sum(x.astype(wide) * ww, axis=axis, keepdims=keepdims) / np.sum(ww.astype(wide), axis=axis, keepdims=keepdims)
+    n = x.size // max(want.size, 1)
+    gamma = (n + 2) * 2 * 2.0**-53  # float64 accumulation and the float64 reference
+    u_res = unit_roundoff(want.dtype)
+    scale = np.sum(np.abs(x.astype(np.float64)) * ww, axis=axis, keepdims=keepdims) / np.sum(ww, axis=axis, keepdims=keepdims)
+    bound = (u_res + gamma) * scale + (2 * u_res + gamma) * np.abs(ref)
+    err = np.abs(h.astype(wide) - ref)
+    assert np.all(err <= bound), f"average: max error {float(np.max(err - bound))} over the bound"
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32], ids=dtype_id)
@@ -389,24 +523,23 @@ def test_average(rng, dtype):
     w1 = rng.uniform(0.1, 2.0, 9)
     w2 = rng.uniform(0.1, 2.0, (7, 9))
     g = gp.asarray(x)
-    tol = 1e-5 if dtype == np.float32 else 1e-12
-    # Averages of values in [-1, 1) can cancel to near zero: an absolute floor of the
-    # same size as the rounding of the terms.
-    atol = 0 if dtype == np.int32 else tol
     for axis in (None, 0, 1):
-        np.testing.assert_allclose(gp.average(g, axis=axis).get(), np.average(x, axis=axis), rtol=tol, atol=atol)
-        np.testing.assert_allclose(gp.average(g, axis=axis, weights=gp.asarray(w2)).get(), np.average(x, axis=axis, weights=w2), rtol=tol, atol=atol)
+        assert_average(gp.average(g, axis=axis), x, None, axis)
+        assert_average(gp.average(g, axis=axis, weights=gp.asarray(w2)), x, w2, axis)
     got = gp.average(g, axis=1, weights=gp.asarray(w1), keepdims=True)
-    np.testing.assert_allclose(got.get(), np.average(x, axis=1, weights=w1, keepdims=True), rtol=tol, atol=atol)
+    assert_average(got, x, w1, 1, keepdims=True)
     avg, scl = gp.average(g, axis=0, weights=gp.asarray(w2), returned=True)
-    wavg, wscl = np.average(x, axis=0, weights=w2, returned=True)
-    np.testing.assert_allclose(avg.get(), wavg, rtol=tol)
-    np.testing.assert_allclose(scl.get(), wscl, rtol=1e-12)
-    with pytest.raises(ZeroDivisionError):
+    assert_average(avg, x, w2, 0)
+    # The weight sums: 7 positive float64 terms, gamma_7 relative (+ the reference's).
+    wscl = np.sum(w2.astype(np.longdouble), axis=0)
+    assert np.all(np.abs(scl.get() - wscl) <= 2 * 8 * 2.0**-53 * wscl)
+    with pytest.raises(ZeroDivisionError, match="Weights sum to zero"):
         gp.average(g, axis=1, weights=gp.zeros(9))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="Axis must be specified"):
         gp.average(g, weights=gp.asarray(w1))
-    with pytest.raises(ValueError):
+    # NumPy 2.4: "Shape of weights must be consistent with shape of a along specified
+    # axis."; older NumPy (and gpupy): "Length of weights not compatible with specified axis."
+    with pytest.raises(ValueError, match=r"of weights .* specified axis"):
         gp.average(g, axis=0, weights=gp.asarray(w1))
 
 
@@ -419,3 +552,47 @@ def test_ptp_and_count_nonzero(rng):
         np.testing.assert_array_equal(gp.count_nonzero(g, axis=axis).get(), np.asarray(np.count_nonzero(x, axis=axis)).astype(np.int64))
     with pytest.raises(TypeError):
         gp.ptp(gp.asarray(x > 0))  # NumPy: no subtract for bool
+
+
+def special_rows(dtype):
+    """Rows of four values with special cases; the reductions run along rows, columns
+    and the whole array."""
+    fi = np.finfo(dtype)
+    s, t, m = float(fi.smallest_subnormal), float(fi.tiny), float(fi.max)
+    rows = [
+        [1.0, np.inf, 2.0, -1.0],  # +inf
+        [np.inf, -np.inf, 1.0, 0.5],  # inf - inf: NaN
+        [0.5, np.nan, np.inf, -2.0],  # NaN wins over inf
+        [np.nan, np.nan, 1.0, 2.0],  # argmax/argmin: the first NaN
+        [-0.0, -0.0, -0.0, -0.0],  # signed zeros
+        [s, s, -t / 4, t],  # subnormals: no flush to zero
+        [m, 1.0, -1.0, 0.5],  # the dtype's largest value
+        [m, m, 1.0, 1.0],  # overflow to inf in every precision's sum
+        [-m, -2.0, 3.0, -m],  # negative overflow
+    ]
+    return np.array(rows, dtype=dtype)
+
+
+SPECIAL_FUNCS = ["sum", "prod", "mean", "var", "std", "min", "max", "argmin", "argmax", "ptp",
+                 "nansum", "nanprod", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax"]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("func", SPECIAL_FUNCS)
+def test_special_values(func, dtype):
+    """Infinities, NaNs (argmax/argmin report the first NaN), signed zeros, subnormals
+    and the dtype's extremes give NumPy's results.
+
+    mean/var/std leave out the rows near the dtype's largest value: gpupy accumulates
+    them in float64 (float32 for float16 sums), where the intermediate sums and squares do
+    not overflow as NumPy's float32 (float16) ones do; that difference is the point of
+    the wide accumulators (kernels/src/reduction.rs), not an error."""
+    x = special_rows(dtype)
+    if func.replace("nan", "") in ("mean", "var", "std"):
+        x = x[:6]
+    g = gp.asarray(x)
+    for axis in (1, 0, None):
+        assert_matches_numpy(func, x, g, axis=axis)
+    # Each row alone (a 1-d reduction takes the full-reduction kernels).
+    for i in range(x.shape[0]):
+        assert_matches_numpy(func, x[i], g[i])
