@@ -44,18 +44,15 @@ else:
 def _gpu_state():
     """(available, reason): the reason is the driver's own message when unavailable.
 
-    ``is_available()`` folds every driver failure into False; the message of the error
-    that the first real use raises says which one it was (no libcuda, no device, or a
-    driver that fails to start)."""
+    ``is_available()`` is False for no driver or no GPU, and raises CUDARuntimeError for
+    a driver that fails: that propagates here and stops the session with an error, as a
+    broken driver is not a machine without a GPU."""
     if gpupy is None:
         return False, f"gpupy does not import ({GPUPY_IMPORT_ERROR})"
     if gpupy.cuda.is_available():
         return True, ""
-    try:
-        gpupy.cuda.runtime.getDeviceCount()
-    except Exception as e:  # noqa: BLE001 - only its message is reported
-        return False, f"{type(e).__name__}: {e}"
-    return False, "gpupy.cuda.is_available() is False"
+    state, detail = gpupy._gpupy.availability()
+    return False, f"{state}: {detail}"
 
 
 GPU_AVAILABLE, GPU_MISSING_DETAIL = _gpu_state()
@@ -196,3 +193,22 @@ def pytest_runtest_makereport(item, call):
                 f"(hypothesis seed {props['hypothesis_seed']}: or add @hypothesis.seed({props['hypothesis_seed']}))"
             )
         report.sections.append(("gpupy seed", "\n".join(lines)))
+
+
+# The matrix-product paths that ran (test_matmul_paths.py records each in its report's
+# user properties, which reach the controller under xdist too), listed at the end.
+_MATMUL_PATHS = set()
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        for name, value in report.user_properties:
+            if name == "matmul_path":
+                _MATMUL_PATHS.add(value)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _MATMUL_PATHS:
+        terminalreporter.section("matmul paths ran")
+        for line in sorted(_MATMUL_PATHS):
+            terminalreporter.write_line(line)

@@ -16,7 +16,7 @@ from helpers import dtype_id, random_array
 pytestmark = pytest.mark.gpu
 
 DTYPES = [np.float32, np.float64, np.complex64, np.complex128, np.int32, np.bool_]
-# (shape, why): each launch shape of ops/svd.rs and the layouts that reach it.
+# (shape, why): each launch shape of host/src/ops/linalg/svd.rs and the layouts that reach it.
 SHAPES = [
     ((3, 4), "wide: rows are the Jacobi columns"),
     ((4, 3), "tall"),

@@ -102,9 +102,12 @@ fn start_driver() -> Result<Vec<OnceLock<&'static Device>>> {
     for name in REQUIRED_SYMBOLS {
         // SAFETY: only looks the symbol up; it is not called through this pointer.
         if unsafe { lib.get::<*const ()>(name.as_bytes()) }.is_err() {
-            return Err(Error::NoDevice(format!(
-                "the installed CUDA driver lacks {name}: update the NVIDIA driver (gpupy needs CUDA 12 or newer)"
-            )));
+            return Err(Error::Cuda {
+                call: "driver symbols",
+                code: format!(
+                    "the installed CUDA driver lacks {name}: update the NVIDIA driver (gpupy needs CUDA 12 or newer)"
+                ),
+            });
         }
     }
     match result::init() {
@@ -134,9 +137,30 @@ pub fn count() -> Result<usize> {
         .map_err(Clone::clone)
 }
 
-/// Whether a GPU can be used, without raising (for test skips).
+/// What the driver says about this machine's GPUs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Availability {
+    /// This many GPUs can be used.
+    Ready(usize),
+    /// No NVIDIA driver, or a driver that reports no GPU: nothing to run on.
+    Absent(String),
+    /// A driver that fails (too old, or an error from `cuInit` or the device count):
+    /// something to fix, not a machine without a GPU.
+    Broken(String),
+}
+
+/// The driver's state, without raising (for `is_available` and test skips).
+pub fn availability() -> Availability {
+    match count() {
+        Ok(n) => Availability::Ready(n),
+        Err(Error::NoDevice(m)) => Availability::Absent(m),
+        Err(e) => Availability::Broken(e.to_string()),
+    }
+}
+
+/// Whether a GPU can be used, without raising.
 pub fn available() -> bool {
-    count().is_ok()
+    matches!(availability(), Availability::Ready(_))
 }
 
 /// Device `id`, starting its context on first use.

@@ -1,6 +1,10 @@
 //! Host-library tests that need a GPU. Without one each test prints why it is skipped
-//! and passes: the Rust test harness has no run-time skip. The Python suite covers the
+//! and passes (the Rust test harness has no run-time skip), unless `GPUPY_REQUIRE_GPU=1`,
+//! which makes that a failure. The Python suite covers the
 //! same paths against NumPy; these check the host API on its own.
+
+mod common;
+use common::gpu;
 
 use gpupy_host::ops::elementwise::{Operand, binary};
 use gpupy_host::ops::{elementwise::copy, linalg::svd, matmul, reduce};
@@ -11,17 +15,6 @@ use gpupy_host::{Array, DType, device};
 /// test holds this lock while it runs.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// The GPU, or `None` after printing the skip reason.
-fn gpu(test: &str) -> Option<&'static device::Device> {
-    match device::current() {
-        Ok(d) => Some(d),
-        Err(e) => {
-            eprintln!("SKIPPED {test}: no usable CUDA GPU ({e})");
-            None
-        }
-    }
-}
-
 fn upload(dev: &'static device::Device, v: &[f32], shape: &[usize]) -> Array {
     let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
     Array::from_host(dev, &bytes, shape, DType::Float32).unwrap()
@@ -29,7 +22,7 @@ fn upload(dev: &'static device::Device, v: &[f32], shape: &[usize]) -> Array {
 
 fn download(a: &Array) -> Vec<f32> {
     let mut bytes = vec![0u8; a.nbytes()];
-    a.to_host(&mut bytes).unwrap();
+    gpupy_host::ops::elementwise::copy::to_host(a, &mut bytes).unwrap();
     bytes
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))

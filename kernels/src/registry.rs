@@ -209,17 +209,17 @@ macro_rules! module_parts {
         /// Every kernel of the module, by entry name, in handle order.
         pub static KERNELS: [&str; COUNT] = $crate::registry::concat::<COUNT>(PARTS);
         impl $Part {
-            /// The handle of entry `i` of this part (`i < self.len()`: the families'
+            /// The handle of entry `i` of this part (`i < self.entries()`: the families'
             /// accessors derive `i` from the same lists the part is made of).
             pub const fn at(self, i: usize) -> $crate::registry::Kernel {
-                debug_assert!(i < self.len());
+                debug_assert!(i < self.entries());
                 $crate::registry::Kernel::new(
                     $crate::registry::Module::$module,
                     $crate::registry::offset(PARTS, self as usize) + i,
                 )
             }
             /// How many entries the part has.
-            pub const fn len(self) -> usize {
+            pub const fn entries(self) -> usize {
                 PARTS[self as usize].len()
             }
         }

@@ -7,10 +7,16 @@ use pyo3::types::PyDict;
 
 use crate::errors::OrRaise;
 
-/// Whether a driver and a GPU are present (never raises).
+/// The driver's state: `("ready", count)`, `("absent", why)` (no driver, or no GPU)
+/// or `("broken", why)` (a driver that fails); `gpupy.cuda.is_available` raises on the
+/// last.
 #[pyfunction]
-fn is_available() -> bool {
-    device::available()
+fn availability(py: Python<'_>) -> PyResult<(&'static str, Py<PyAny>)> {
+    Ok(match device::availability() {
+        device::Availability::Ready(n) => ("ready", n.into_pyobject(py)?.into_any().unbind()),
+        device::Availability::Absent(m) => ("absent", m.into_pyobject(py)?.into_any().unbind()),
+        device::Availability::Broken(m) => ("broken", m.into_pyobject(py)?.into_any().unbind()),
+    })
 }
 
 #[pyfunction]
@@ -146,7 +152,7 @@ fn get_elapsed_time(start: PyRef<'_, Event>, end: PyRef<'_, Event>) -> PyResult<
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(is_available, m)?)?;
+    m.add_function(wrap_pyfunction!(availability, m)?)?;
     m.add_function(wrap_pyfunction!(get_device_count, m)?)?;
     m.add_function(wrap_pyfunction!(get_device_id, m)?)?;
     m.add_function(wrap_pyfunction!(set_device_id, m)?)?;

@@ -260,7 +260,9 @@ def _parse_einsum(subscripts, operands):
         ins, out, explicit = subscripts, None, False
     terms = ins.split(",")
     if len(terms) != len(operands):
-        raise ValueError("more operands provided to einstein sum function than specified in the subscripts string" if len(operands) > len(terms) else "fewer operands provided to einstein sum function than specified in the subscripts string")
+        # NumPy's own words, which name the other side of the mismatch: too few
+        # operands is "more operands provided ...", too many "fewer operands ...".
+        raise ValueError("fewer operands provided to einstein sum function than specified in the subscripts string" if len(operands) > len(terms) else "more operands provided to einstein sum function than specified in the subscripts string")
     used = set(c for c in subscripts if c.isalpha())
     free = [c for c in _LETTERS if c not in used]
     ell_nd = 0
@@ -269,7 +271,7 @@ def _parse_einsum(subscripts, operands):
             ell_nd = max(ell_nd, op.ndim - (len(t) - 3))
     ell = free[:ell_nd]
     labels = []
-    for t, op in zip(terms, operands):
+    for i, (t, op) in enumerate(zip(terms, operands)):
         for c in t.replace("...", ""):
             if not c.isalpha():
                 raise ValueError(f"invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters")
@@ -277,7 +279,7 @@ def _parse_einsum(subscripts, operands):
             pre, post = t.split("...")
             n = op.ndim - len(pre) - len(post)
             if n < 0:
-                raise ValueError("einstein sum subscripts string contains too many subscripts for operand")
+                raise ValueError(f"einstein sum subscripts string contains too many subscripts for operand {i}")
             lab = list(pre) + ell[ell_nd - n :] + list(post)
         else:
             lab = list(t)
@@ -285,7 +287,7 @@ def _parse_einsum(subscripts, operands):
             raise ValueError(
                 f"operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions."
                 if op.ndim > len(lab)
-                else "einstein sum subscripts string contains too many subscripts for operand"
+                else f"einstein sum subscripts string contains too many subscripts for operand {i}"
             )
         labels.append(lab)
     if explicit:

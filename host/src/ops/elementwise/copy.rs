@@ -5,13 +5,11 @@ use cudarc::driver::result;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result, check};
-use crate::launch::Launch;
 use crate::layout::shape_str;
-use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use crate::table::size_index;
 use gpupy_kernels as kernels;
 
-use super::contig::launch_contig;
+use super::one_input::{launch_contig, launch_strided};
 
 /// Copies `src` into `dst` (NumPy's `dst[...] = src`): `src` broadcasts to `dst`'s shape;
 /// dtypes must match (use `astype` first).
@@ -48,17 +46,8 @@ pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
             )
         });
     }
-    let args = elementwise_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
     let kernel = kernels::elementwise::mover(size_index(dst.dtype().itemsize()), false);
-    // (Strided<2>, src, dst): both layouts fit their buffers, so every offset from
-    // `args` is in bounds.
-    Launch::new(device, kernel)?
-        .grid(elementwise_grid(device, args.len))
-        .block(BLOCK)
-        .arg(args)
-        .arg(src.data_ptr())
-        .arg(dst.data_ptr())
-        .run()
+    launch_strided(device, kernel, &src, dst)
 }
 
 /// `a`'s elements in C order into `dst` (exactly `a.nbytes()` long), through a
@@ -118,15 +107,7 @@ pub fn cast_into(src: &Array, dst: &Array) -> Result<()> {
             to,
         );
     }
-    let args = elementwise_args(dst.shape(), [&dst.layout().strides, &src.layout().strides])?;
-    // (Strided<2>, src, dst): both layouts fit their buffers.
-    Launch::new(device, cast(true))?
-        .grid(elementwise_grid(device, args.len))
-        .block(BLOCK)
-        .arg(args)
-        .arg(src.data_ptr())
-        .arg(dst.data_ptr())
-        .run()
+    launch_strided(device, cast(true), &src, dst)
 }
 
 /// Arrays of one operation must live on one device (CuPy raises ValueError too).

@@ -26,7 +26,7 @@ pub fn is_comparison(op: BinaryOp) -> bool {
     )
 }
 
-/// `a op b` for an int64 and a uint64 array (either order), exactly (no float64
+/// `a op b` for a uint64 and a signed integer array (either order), exactly (no float64
 /// rounding): a negative int64 is below every uint64, and a non-negative one compares
 /// as a uint64. Into `out` when given.
 pub fn mixed_sign_comparison(
@@ -43,10 +43,10 @@ pub fn mixed_sign_comparison(
         )));
     }
     // Normalize to (unsigned u, signed s) with the op mirrored when the signed one came
-    // first.
+    // first; a narrower signed operand (a NumPy int16 scalar, say) is widened to int64.
     let (u, s, op) = match (a.dtype(), b.dtype()) {
-        (DType::UInt64, DType::Int64) => (a, b, op),
-        (DType::Int64, DType::UInt64) => {
+        (DType::UInt64, d) if d.kind() == Kind::Int => (a, b, op),
+        (d, DType::UInt64) if d.kind() == Kind::Int => {
             let mirrored = match op {
                 Less => Greater,
                 LessEqual => GreaterEqual,
@@ -64,6 +64,7 @@ pub fn mixed_sign_comparison(
             )));
         }
     };
+    let s = &astype(s, DType::Int64)?;
     let zero = Scalar::from_bytes(DType::Int64, &[0u8; 8])?;
     // u OP s when s < 0: u is larger, so only >, >=, != hold.
     let when_negative = matches!(op, Greater | GreaterEqual | NotEqual);

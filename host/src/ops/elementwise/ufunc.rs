@@ -16,7 +16,7 @@ use crate::ops::{BLOCK, elementwise_args, elementwise_grid};
 use gpupy_kernels as kernels;
 use gpupy_kernels::elementwise::BinaryVariant;
 
-use super::contig::launch_contig;
+use super::one_input::{launch_contig, launch_strided};
 use crate::launch::Launch;
 use crate::table::{BinaryOp, UnaryOp, no_loop};
 use gpupy_kernels::args::{Rows, Strided, fast_divisor};
@@ -163,19 +163,7 @@ pub fn unary(op: UnaryOp, dtype: DType, a: &Array, out: Option<&Array>) -> Resul
             launch_contig(device, kernel(false)?, x.data_ptr(), o, n, dtype, out_dtype)?;
         } else {
             let x = x.broadcast_to(target.shape())?;
-            let args = elementwise_args(
-                target.shape(),
-                [&target.layout().strides, &x.layout().strides],
-            )?;
-            // (Strided<2>, a, out): both layouts fit their buffers, so every offset from
-            // `args` is in bounds.
-            Launch::new(device, kernel(true)?)?
-                .grid(elementwise_grid(device, args.len))
-                .block(BLOCK)
-                .arg(args)
-                .arg(x.data_ptr())
-                .arg(o)
-                .run()?;
+            launch_strided(device, kernel(true)?, &x, &target)?;
         }
     }
     finish(target, out)

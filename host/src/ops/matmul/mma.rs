@@ -186,7 +186,11 @@ pub(super) fn try_mma(
     if g.m.div_ceil(tile.bm) > 65535 {
         return Ok(false);
     }
-    let index = TC_TILES.iter().position(|t| std::ptr::eq(t, tile));
+    // By value: `TC_TILES` is a constant, and each crate that names it may have its own
+    // copy, so a tile from the kernel crate's `tc_tile` need not be at the same address.
+    let index = TC_TILES
+        .iter()
+        .position(|t| t.kind == tile.kind && t.name == tile.name);
     let Some(f) = index.and_then(|i| kernels::matmul::mma_tile(kind, i, a_km, b_km)) else {
         return Ok(false);
     };
@@ -235,6 +239,7 @@ pub(super) fn try_wgmma(
     let sms = device.props.multi_processor_count.max(1) as u64;
     if !kernels.has_wgmma()
         || switches().no_wgmma
+        || switches().no_tc
         || count != 1
         || !matches!(kind, MmaKind::F16 | MmaKind::Bf16 | MmaKind::Tf32)
         || !wl::fits(g.m, g.n, g.k, elem)

@@ -395,12 +395,7 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     }
     set_path("simt");
     let sms = device.props.multi_processor_count.max(1) as u32;
-    let tile_index = |tile: &Tile| {
-        tiles
-            .iter()
-            .position(|x| std::ptr::eq(x, tile))
-            .unwrap_or(0)
-    };
+    let tile_index = |tile: &Tile| tiles.iter().position(|x| x.name == tile.name).unwrap_or(0);
     let tile = tile_override(tiles).unwrap_or_else(|| {
         // A deep product (k well beyond m and n) gets split along k below, which brings
         // the blocks that fill the GPU: the largest (fastest) tile is then the best.

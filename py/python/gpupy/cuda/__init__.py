@@ -7,8 +7,14 @@ from gpupy.cuda.memory import MemoryPool
 
 
 def is_available():
-    """Whether a CUDA driver and at least one GPU are present."""
-    return _gpupy.is_available()
+    """Whether a CUDA driver and at least one GPU are present. False when there is no
+    driver or the driver reports no GPU; a driver that fails (too old, or an error from
+    its initialization) raises ``CUDARuntimeError`` with the driver's message, since
+    that is something to fix rather than a machine without a GPU."""
+    state, detail = _gpupy.availability()
+    if state == "broken":
+        raise CUDARuntimeError(detail)
+    return state == "ready"
 
 
 class Device:
