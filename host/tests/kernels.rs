@@ -36,13 +36,16 @@ trait Elem: Copy + std::fmt::Debug + 'static {
     const U: f64;
 }
 
-/// The dtype's relative tolerance between the GPU (libdevice) and the CPU (std) forms
-/// of the same meaning: libdevice's transcendental functions are within 2-4 ulp
-/// (CUDA's documented maxima) where std's are within 1; simple arithmetic is exact on
-/// both. Four ulp of each float type, since a wrong op or dtype is off by far more.
-const TOL_F16: f64 = 4.0 * 9.77e-4;
-const TOL_F32: f64 = 4.0 * 1.19e-7;
-const TOL_F64: f64 = 4.0 * 2.22e-16;
+/// Relative tolerances between the GPU (libdevice) and the CPU (std) forms of the same
+/// meaning. These tests check the registry's wiring (each handle runs its op, dtype and
+/// variant), so a wrong kernel is off by far more than any rounding; accuracy against
+/// the documented per-function bounds is the Python suite's (`tests/compare.py`). 16
+/// ulp of each type covers libdevice's documented maxima (at most 4 ulp for the real
+/// functions tested here, `atanhf` and `powf` among the largest) plus std's, with the
+/// ill-conditioning of `arctanh` near 1 and of complex powers with large exponents.
+const TOL_F16: f64 = 16.0 * 9.77e-4;
+const TOL_F32: f64 = 16.0 * 1.19e-7;
+const TOL_F64: f64 = 16.0 * 2.22e-16;
 
 fn close_f(a: f64, b: f64, tol: f64, tiny: f64) -> bool {
     if a.is_nan() || b.is_nan() {
@@ -123,10 +126,12 @@ impl Elem for c64 {
         c64::new(x as f32, (0.5 - x) as f32)
     }
     fn close(self, other: Self) -> bool {
-        // Complex results are compared on their magnitude: a part that cancels to
-        // nearly zero carries the error of the other.
+        // Complex results are compared on their magnitude (a part that cancels to
+        // nearly zero carries the error of the other), within 64 ulp: complex powers
+        // amplify the rounding of the logarithm by |exponent * log(base)|, up to about 8
+        // for these operands, on top of 16 ulp.
         let scale = (self.re as f64).hypot(self.im as f64);
-        let near = |a: f32, b: f32| close_f(a as f64, b as f64, TOL_F32 * 4.0, scale.max(1.2e-38));
+        let near = |a: f32, b: f32| close_f(a as f64, b as f64, 4.0 * TOL_F32, scale.max(1.2e-38));
         near(self.re, other.re) && near(self.im, other.im)
     }
 }
@@ -140,7 +145,7 @@ impl Elem for c128 {
     }
     fn close(self, other: Self) -> bool {
         let scale = self.re.hypot(self.im);
-        let near = |a: f64, b: f64| close_f(a, b, TOL_F64 * 4.0, scale.max(2.3e-308));
+        let near = |a: f64, b: f64| close_f(a, b, 4.0 * TOL_F64, scale.max(2.3e-308));
         near(self.re, other.re) && near(self.im, other.im)
     }
 }
@@ -232,13 +237,14 @@ where
 {
     let what = |v: &str| format!("{}[{}] {v}", op.name(), dtype_of::<T>().name());
     let (rows, cols) = (5, 64);
+    // Integer powers raise NumPy's ValueError for negative exponents (checked on the
+    // host before the kernel runs): for `power` both operands, each the exponent in one
+    // of the cases below, are non-negative.
+    let exponent = |x: f64| if op == BinaryOp::Power { x.abs() } else { x };
     let a: Vec<T> = values(rows * cols, 1)
         .into_iter()
-        .map(T::from_f64)
+        .map(|x| T::from_f64(exponent(x)))
         .collect();
-    // Integer powers raise NumPy's ValueError for negative exponents (checked on the
-    // host before the kernel runs): exponents are non-negative here.
-    let exponent = |x: f64| if op == BinaryOp::Power { x.abs() } else { x };
     let b: Vec<T> = values(rows * cols, 2)
         .into_iter()
         .map(|x| T::from_f64(exponent(x)))
