@@ -187,10 +187,7 @@ fn values(n: usize, seed: u64) -> Vec<f64> {
         .collect()
 }
 
-fn upload<T: Elem>(dev: &'static device::Device, v: &[T], shape: &[usize]) -> Array
-where
-    T: DTypeIndex,
-{
+fn upload<T: Elem + DTypeIndex>(dev: &'static device::Device, v: &[T], shape: &[usize]) -> Array {
     Array::from_host(dev, &bytes_of(v), shape, dtype_of::<T>()).unwrap()
 }
 

@@ -540,7 +540,7 @@ fn plan(a: &Array, items: &[Item]) -> Result<Option<Plan>> {
             Role::Bool(b) => scalar_bool(*b)?,
             Role::BoolArray(x) => {
                 let mut byte = [0u8; 1];
-                crate::ops::elementwise::copy::to_host(&x, &mut byte)?;
+                crate::ops::elementwise::copy::to_host(x, &mut byte)?;
                 scalar_bool(byte[0] != 0)?
             }
         });
