@@ -13,7 +13,7 @@ use std::sync::{Mutex, OnceLock};
 
 use cudarc::driver::{result, sys};
 use gpupy_kernels::modules::{MODULES, spec_of};
-use gpupy_kernels::registry::{Arch, Kernel, MODULE_COUNT, Module};
+use gpupy_kernels::registry::{Kernel, MODULE_COUNT, Module};
 
 use crate::error::{Error, Result, check};
 
@@ -144,7 +144,14 @@ impl Kernels {
         let data: *const c_void = match (self.major, image.ptx) {
             (9, _) => image.cubin_sm90.as_ptr().cast(),
             (_, Some(ptx)) => ptx.as_ptr().cast(),
-            (_, None) => unreachable_arch(spec.arch)?,
+            // Only sm_90a modules lack PTX, and `available` admits them on compute
+            // capability 9.0 alone, which takes the cubin.
+            (_, None) => {
+                return Err(Error::NoDevice(format!(
+                    "no PTX for {} modules (a gpupy bug)",
+                    spec.arch.name()
+                )));
+            }
         };
         // SAFETY: `data` is a complete cubin, or NUL-terminated PTX, that lives forever.
         let module = check("cuModuleLoadData", unsafe {
@@ -188,13 +195,4 @@ impl Kernels {
             48 * 1024
         }
     }
-}
-
-/// Only sm_90a modules lack PTX, and `available` admits them on compute capability 9.0
-/// alone, which takes the cubin.
-fn unreachable_arch(arch: Arch) -> Result<*const c_void> {
-    Err(Error::NoDevice(format!(
-        "no PTX for {} modules (a gpupy bug)",
-        arch.name()
-    )))
 }

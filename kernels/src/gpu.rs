@@ -247,11 +247,16 @@ pub unsafe fn ld_shared_words<T: Words>(addr: u32) -> T {
 /// `for $i in 0..$n { $body }` with the loop written out (`$n` a constant, at most 16), so
 /// that every index into a register array is a constant: LLVM's unroller gives up on the
 /// larger nests here, and a run-time index sends the array to local memory. Nests
-/// multiply the code the compiler sees: keep them shallow. (Used by the matmul engines.)
+/// multiply the code the compiler sees: keep them shallow. `unroll!(i in 0..n => {..};
+/// 0 1 2 3)` writes out only the listed indices, for a generic `n` known to be at most
+/// their count (rustc checks constant array indices in the dead branches too).
 macro_rules! unroll {
     ($i:ident in 0..$n:expr => $body:block) => {{
         const { assert!($n <= 16) };
         unroll!(@ $i, $n, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    }};
+    ($i:ident in 0..$n:expr => $body:block; $($k:literal)*) => {{
+        unroll!(@ $i, $n, $body; $($k)*)
     }};
     (@ $i:ident, $n:expr, $body:block; $($k:literal)*) => {{
         $(

@@ -2,7 +2,7 @@ use super::{Combine, Prod, ScanArgs, ScanElem, Sum, items_per_thread, load_value
 use crate::dtype::{c64, c128};
 use crate::gpu::{
     Shared, block_dim, block_idx, grid_dim, grid_stride, shfl_up_words, smem_addr, sync_threads,
-    thread_idx,
+    thread_idx, unroll,
 };
 
 /// An accumulator as 32-bit words, the unit shuffles and the shared slots move.
@@ -66,9 +66,9 @@ impl Words for c128 {
 #[inline(always)]
 fn shfl_up<A: Words>(v: A, d: u32) -> A {
     let mut w = [0u32; 4];
-    unroll!(@ A::W, i, {
+    unroll!(i in 0..A::W => {
         w[i] = shfl_up_words(v.word(i), d);
-    }, 0 1 2 3);
+    }; 0 1 2 3);
     A::from_words(w)
 }
 
@@ -79,10 +79,10 @@ const SLOT: u32 = 16;
 /// `slot < 32`; the launch gives `ROWS_SHARED_BYTES` of shared memory.
 #[inline(always)]
 unsafe fn st_slot<A: Words>(slot: u32, v: A) {
-    unroll!(@ A::W, i, {
+    unroll!(i in 0..A::W => {
         // SAFETY: inside the slot, per the contract.
         unsafe { u32::st_shared(smem_addr(slot * SLOT + 4 * i as u32), v.word(i)) };
-    }, 0 1 2 3);
+    }; 0 1 2 3);
 }
 
 /// # Safety
@@ -90,10 +90,10 @@ unsafe fn st_slot<A: Words>(slot: u32, v: A) {
 #[inline(always)]
 unsafe fn ld_slot<A: Words>(slot: u32) -> A {
     let mut w = [0u32; 4];
-    unroll!(@ A::W, i, {
+    unroll!(i in 0..A::W => {
         // SAFETY: as above.
         w[i] = unsafe { u32::ld_shared(smem_addr(slot * SLOT + 4 * i as u32)) };
-    }, 0 1 2 3);
+    }; 0 1 2 3);
     A::from_words(w)
 }
 
@@ -177,7 +177,7 @@ where
         while t0 < end {
             let first = t0 + t * N as u64;
             let mut v = [O::ID; N];
-            unroll!(N, |k| {
+            unroll!(k in 0..N => {
                 let i = first + k as u64;
                 if i < end {
                     // SAFETY: i < n, inside the line.
@@ -185,14 +185,14 @@ where
                     v[k] = load_value::<E, O>(e, nan);
                 }
             });
-            unroll!(N, |k| {
+            unroll!(k in 0..N => {
                 if k > 0 {
                     v[k] = O::op(v[k - 1], v[k]);
                 }
             });
             let (excl, total) = block_scan::<E::Acc, O>(v[N - 1]);
             let base = O::op(run, excl);
-            unroll!(N, |k| {
+            unroll!(k in 0..N => {
                 let i = first + k as u64;
                 if i < end {
                     // SAFETY: as above, for y.
@@ -234,7 +234,7 @@ where
         let mut acc = [O::ID; N];
         let mut t0 = begin;
         while t0 < end {
-            unroll!(N, |k| {
+            unroll!(k in 0..N => {
                 let i = t0 + t + k as u64 * b;
                 if i < end {
                     // SAFETY: i < n, inside the line.
@@ -245,7 +245,7 @@ where
             t0 += b * N as u64;
         }
         let mut v = O::ID;
-        unroll!(N, |k| {
+        unroll!(k in 0..N => {
             v = O::op(v, acc[k]);
         });
         let (_, total) = block_scan::<E::Acc, O>(v);
@@ -288,16 +288,16 @@ where
         // Four loads issued before the dependent combines keep memory busy.
         while i + 4 <= end {
             let mut v = [O::ID; 4];
-            unroll!(@ 4, k, {
+            unroll!(k in 0..4 => {
                 // SAFETY: i + k < end <= n, inside the line.
                 let e = unsafe { *x.offset((xo + (i + k as u64) as i64 * a.step[0]) as isize) };
                 v[k] = load_value::<E, O>(e, nan);
-            }, 0 1 2 3);
-            unroll!(@ 4, k, {
+            });
+            unroll!(k in 0..4 => {
                 run = O::op(run, v[k]);
                 // SAFETY: as above, for y.
                 unsafe { *y.offset((yo + (i + k as u64) as i64 * a.step[1]) as isize) = E::narrow(run) };
-            }, 0 1 2 3);
+            });
             i += 4;
         }
         while i < end {
@@ -335,11 +335,11 @@ where
         let mut acc = [O::ID; 4];
         let mut i = begin;
         while i + 4 <= end {
-            unroll!(@ 4, k, {
+            unroll!(k in 0..4 => {
                 // SAFETY: i + k < end <= n.
                 let e = unsafe { *x.offset((xo + (i + k as u64) as i64 * a.step[0]) as isize) };
                 acc[k] = O::op(acc[k], load_value::<E, O>(e, nan));
-            }, 0 1 2 3);
+            });
             i += 4;
         }
         while i < end {

@@ -162,23 +162,6 @@ pub fn scan_serial<E: ScanElem, O: Combine<E::Acc>>(x: &[E], nan: bool, out: &mu
     }
 }
 
-/// Calls `$body` with `$k` bound to each constant `0..$n` (`$n <= 8`). The indices are
-/// literals, so arrays indexed by `$k` stay in registers; a rolled loop would index them
-/// at run time and put them in local memory.
-#[cfg_attr(not(target_arch = "nvptx64"), allow(unused_macros))]
-macro_rules! unroll {
-    ($n:expr, |$k:ident| $body:block) => {
-        unroll!(@ $n, $k, $body, 0 1 2 3 4 5 6 7)
-    };
-    (@ $n:expr, $k:ident, $body:block, $($i:literal)*) => { $(
-        #[allow(clippy::reversed_empty_ranges, unused_comparisons)]
-        if $i < $n {
-            let $k: usize = $i;
-            $body
-        }
-    )* };
-}
-
 #[cfg(all(target_arch = "nvptx64", feature = "scan"))]
 mod gpu;
 

@@ -3,20 +3,8 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::dtype::load_pack;
 use crate::dtype::{c64, c128};
-use crate::gpu::{Shared, block_idx, shfl_up_words, smem_addr, sync_threads, thread_idx};
+use crate::gpu::{Shared, block_idx, shfl_up_words, smem_addr, sync_threads, thread_idx, unroll};
 use crate::sort::radix::*;
-
-/// Runs `$body` with `$j` = 0, 1, ... `$n - 1` as constants (at most 16), so arrays
-/// indexed by `$j` stay in registers (a rolled loop would index them at run time,
-/// which puts them in local memory).
-macro_rules! unroll {
-    ($n:expr, |$j:ident| $body:block) => {
-        unroll!(@go $n, $j, $body, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-    };
-    (@go $n:expr, $j:ident, $body:block, $($k:literal)*) => {
-        $( if $k < $n { #[allow(clippy::identity_op)] let $j: usize = $k; $body } )*
-    };
-}
 
 /// The lanes of the warp whose `v` equals this lane's; every lane must call it.
 #[inline(always)]
@@ -210,8 +198,8 @@ unsafe fn histogram<T: SortKey, const N: usize>(
                 load_pack::<T, N>(keys.add(at(3) as usize)),
             ]
         };
-        unroll!(4, |q| {
-            unroll!(N, |k| {
+        unroll!(q in 0..4 => {
+            unroll!(k in 0..N => {
                 add(packs[q][k]);
             });
         });
@@ -366,7 +354,7 @@ unsafe fn onesweep<T: SortKey, const ITEMS: usize, const IDX: bool>(
     let seg = start + (warp * 32 * ITEMS as u32) as u64;
     let mut vals = [T::ZERO; ITEMS];
     let mut idxs = [0u32; ITEMS];
-    unroll!(ITEMS, |j| {
+    unroll!(j in 0..ITEMS => {
         let i = seg + (j as u32 * 32 + lane) as u64;
         if i < end {
             if with_keys {
@@ -385,7 +373,7 @@ unsafe fn onesweep<T: SortKey, const ITEMS: usize, const IDX: bool>(
     });
     // Rank within the warp: (digit << 16) | rank, or u32::MAX past the end.
     let mut ranks = [0u32; ITEMS];
-    unroll!(ITEMS, |j| {
+    unroll!(j in 0..ITEMS => {
         let i = seg + (j as u32 * 32 + lane) as u64;
         let valid = i < end;
         let d = if valid {
@@ -439,7 +427,7 @@ unsafe fn onesweep<T: SortKey, const ITEMS: usize, const IDX: bool>(
     sync_threads();
     // Stage the tile in digit order; this needs no global offsets, so it goes before
     // the look-back and its shared-memory traffic overlaps the earlier tiles' progress.
-    unroll!(ITEMS, |j| {
+    unroll!(j in 0..ITEMS => {
         let r = ranks[j];
         if r != u32::MAX {
             let d = r >> 16;
@@ -488,7 +476,7 @@ unsafe fn onesweep<T: SortKey, const ITEMS: usize, const IDX: bool>(
     // Write the staged tile out: consecutive threads, consecutive positions of a
     // digit's run.
     let len = (end - start) as u32;
-    unroll!(ITEMS, |k| {
+    unroll!(k in 0..ITEMS => {
         let i = k as u32 * SORT_BLOCK + t;
         if i < len {
             let v: T = if with_keys {
