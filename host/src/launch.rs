@@ -30,8 +30,12 @@ use crate::device::Device;
 use crate::error::{Error, Result, check};
 use crate::module::Function;
 
-/// Bytes of kernel parameters a launch may pass (CUDA's classic 4 KiB limit).
-const PARAM_BYTES: usize = 4096;
+/// Bytes of kernel parameters a launch may pass. CUDA allows 4 KiB; the largest list
+/// gpupy passes is `select`'s (a `Strided<4>` and four pointers, about 820 bytes), and the
+/// builder is moved by value through each call, so its buffer stays small.
+const PARAM_BYTES: usize = 1024;
+const _: () =
+    assert!(std::mem::size_of::<gpupy_kernels::args::Strided<4>>() + 4 * 8 <= PARAM_BYTES);
 /// Parameters a launch may pass.
 const MAX_PARAMS: usize = 32;
 
