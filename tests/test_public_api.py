@@ -54,6 +54,7 @@ def test_every_public_name_is_mentioned_by_a_test():
         ("linalg", [n for n in dir(gp.linalg) if not n.startswith("_")]),
         ("cuda", list(gp.cuda.__all__)),
         ("config", [n for n in dir(gp.config) if not n.startswith("_")]),
+        ("random", list(gp.random.__all__)),
         ("ndarray", [n for n in dir(gp.ndarray) if not n.startswith("_")]),
     ]
     missing = [f"{owner}.{n}" for owner, names in spaces for n in names if n not in NOT_API and not mentioned(n, owner)]

@@ -88,6 +88,22 @@ impl<'d> Launch<'d> {
         self
     }
 
+    /// A one-dimensional grid of as many blocks of `threads` threads as the GPU holds
+    /// resident at once (the kernel's occupancy times the SMs), at most `work` blocks: for
+    /// grid-stride kernels whose per-thread setup is costly (a jump-ahead), so every
+    /// thread starts once and no block waits for a second wave.
+    pub fn resident_grid(self, threads: u32, work: u64) -> Result<Self> {
+        self.device.bind()?;
+        // SAFETY: `f` is a function of a module loaded in this device's context, which
+        // is bound; the call only reads the function's attributes.
+        let per_sm = check("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
+            result::occupancy::max_active_block_per_multiprocessor(self.f.0, threads as i32, 0)
+        })?;
+        let sms = self.device.props.multi_processor_count.max(1) as u64;
+        let blocks = (per_sm.max(1) as u64 * sms).min(work.max(1)) as u32;
+        Ok(self.grid(blocks).block(threads))
+    }
+
     /// Blocks of `threads` threads in x.
     pub fn block(mut self, threads: u32) -> Self {
         self.block = (threads, 1, 1);

@@ -2,7 +2,7 @@
 //! embeds, and the host loads from.
 
 use crate::registry::{Arch, Module, ModuleSpec};
-use crate::{elementwise, histogram, index, linalg, matmul, reduce, scan, sort};
+use crate::{elementwise, histogram, index, linalg, matmul, random, reduce, scan, sort};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     spec(
@@ -64,6 +64,13 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         Arch::Sm70,
         false,
         &linalg::KERNELS,
+    ),
+    spec(
+        Module::Random,
+        "random",
+        Arch::Sm70,
+        false,
+        &random::KERNELS,
     ),
 ];
 

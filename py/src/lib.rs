@@ -16,6 +16,7 @@
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
+//! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
 //! - `cuda`: devices, events and the memory pool (CuPy's `cupy.cuda` names).
 //!
 //! ndarray methods written in Python (`a.sum()`, `a.sort()`, `a.cumsum()`) are attached
@@ -34,6 +35,7 @@ mod matmul;
 mod ndarray;
 mod ndarray_methods;
 mod operators;
+mod random;
 mod reduction;
 mod scan;
 mod sort;
@@ -56,5 +58,6 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ndarray_methods::register(m)?;
     cuda::register(m)?;
     sort::register(m)?;
+    random::register(m)?;
     Ok(())
 }

@@ -1,0 +1,97 @@
+"""Arguments as NumPy's random functions take them: ``size``, and parameters that are
+scalars or arrays broadcasting against each other and against ``size``.
+
+The kernels take each parameter as one float (every element the same) or as a
+C-contiguous float64 array of the output's size; ``prepare`` makes them so and checks
+NumPy's constraints with NumPy's messages.
+"""
+
+import operator
+
+import numpy
+
+from gpupy import _creation, _manipulation, _reduction
+from gpupy._gpupy import ndarray
+
+
+def shape_of(size):
+    """``size`` as a shape tuple (``None`` is the 0-d shape), with NumPy's errors."""
+    if size is None:
+        return ()
+    try:
+        shape = (operator.index(size),)
+    except TypeError:
+        shape = tuple(operator.index(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def _is_scalar(p):
+    """A Python or NumPy scalar (a 0-d gpupy array stays an array: no host copy)."""
+    return not isinstance(p, ndarray) and numpy.ndim(p) == 0
+
+
+def prepare(size, *params):
+    """``(shape, args)``: the output's shape and each parameter as a float or a float64
+    device array of that shape (a 0-d gpupy array counts as an array)."""
+    arrays = []
+    for p in params:
+        if _is_scalar(p):
+            arrays.append(None)
+        else:
+            arrays.append(_creation.asarray(p, dtype=numpy.float64))
+    bshape = numpy.broadcast_shapes(*[a.shape for a in arrays if a is not None])
+    if size is None:
+        shape = bshape
+    else:
+        shape = shape_of(size)
+        if numpy.broadcast_shapes(bshape, shape) != shape:
+            raise ValueError(
+                f"shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape {shape} and arg 1 with shape {bshape}."
+            )
+    args = []
+    for p, a in zip(params, arrays):
+        if a is None:
+            args.append(float(p))
+        else:
+            args.append(_creation.ascontiguousarray(_manipulation.broadcast_to(a, shape)))
+    return shape, args
+
+
+def check(value, bad, message):
+    """Raises ``ValueError(message)`` when ``bad`` holds for the scalar ``value`` or for
+    any element of the array ``value`` (one host read, as NumPy checks before drawing)."""
+    if isinstance(value, ndarray):
+        if value.size > 0 and bool(_reduction.any(bad(value))):
+            raise ValueError(message)
+    elif bool(bad(value)):
+        raise ValueError(message)
+
+
+def negative_or_nan(x):
+    return (x < 0) | (x != x)
+
+
+def float_dtype(dtype, what):
+    """float64 or float32, else NumPy's TypeError."""
+    d = numpy.dtype(dtype)
+    if d not in (numpy.dtype(numpy.float64), numpy.dtype(numpy.float32)):
+        raise TypeError(f"Unsupported dtype {d!r} for {what}")
+    return d
+
+
+def into(result, out):
+    """``result`` written into ``out`` when given (NumPy's ``out=`` rules), else itself."""
+    if out is None:
+        return result
+    if not isinstance(out, ndarray):
+        raise TypeError("out must be a gpupy.ndarray")
+    if out.dtype != result.dtype:
+        raise TypeError(
+            f"Supplied output array has the wrong type. Expected {result.dtype}, got {out.dtype}"
+        )
+    if not out.flags.c_contiguous:
+        raise ValueError("Supplied output array must be C-contiguous")
+    out[...] = result
+    return out
