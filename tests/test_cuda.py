@@ -195,7 +195,7 @@ class TestEventsAndStreams:
         np.testing.assert_array_equal(y.get(), x * np.float32(3.0))
 
     def test_unsupported_stream_and_event_options(self):
-        with pytest.raises(NotImplementedError):
+        with pytest.raises(NotImplementedError, match="gpupy runs on the null stream so far"):
             gp.cuda.Stream()
-        with pytest.raises(NotImplementedError):
+        with pytest.raises(NotImplementedError, match="gpupy's Event supports block=False and interprocess=False"):
             gp.cuda.Event(block=True)

@@ -408,11 +408,11 @@ def test_broadcast_mismatch_raises_numpy_value_error(rng, op):
     x, y = random_array(rng, (2, 3), np.float32), random_array(rng, (4,), np.float32)
     a, b = gp.asarray(x), gp.asarray(y)
     message = "operands could not be broadcast together with shapes (2,3) (4,) "
-    with pytest.raises(ValueError) as numpy_error:
+    with pytest.raises(ValueError) as numpy_error:  # no match=: compared with `message` below
         NUMPY[op](x, y)
     assert str(numpy_error.value) == message
     for call in (lambda: func(a, b), lambda: pyop(a, b)):
-        with pytest.raises(ValueError) as e:
+        with pytest.raises(ValueError) as e:  # no match=: compared with `message` below
             call()
         assert str(e.value) == message
     with pytest.raises(ValueError, match="broadcast"):
@@ -441,7 +441,7 @@ def test_other_dtypes_follow_numpy(rng, op, dtype):
             try:
                 want = ncall()
             except TypeError:
-                with pytest.raises(TypeError):
+                with pytest.raises(TypeError, match="numpy boolean subtract"):
                     gcall()
                 continue
             # Real results bit-exact (float16 too: its + - * / round once from float32, as
@@ -459,6 +459,8 @@ def test_numpy_array_operands_are_converted(rng, op):
     assert_elementwise_result(pyop(a, y), NUMPY[op](x, y))
     assert_elementwise_result(func(y, a), NUMPY[op](y, x))
     for call in (lambda: pyop(a, "text"), lambda: pyop(a, None), lambda: func(a, object())):
+        # no match=: NumPy's messages (a ufunc loop's, or object arithmetic's) are not gpupy's
+        # (Python's "unsupported operand type(s)" for operators, "Unsupported type object")
         with pytest.raises(TypeError):
             call()
     assert_equal_to_numpy(a, x)

@@ -159,7 +159,7 @@ def test_product_with_inf_for_finite_fails(grng):
 
 def test_integer_results_must_be_equal():
     want = np.array([1, 2, 3], dtype=np.int32)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="Arrays are not equal"):
         assert_close(np.array([1, 2, 4], dtype=np.int32), want, 4)
     with pytest.raises(AssertionError, match="dtype"):
         assert_close(want.astype(np.int64), want, 4)
@@ -167,15 +167,15 @@ def test_integer_results_must_be_equal():
 
 def test_assert_exact_distinguishes_signed_zero_and_nan():
     want = np.array([0.0, np.nan, 1.0])
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="sign of zero differs"):
         assert_exact(np.array([-0.0, np.nan, 1.0]), want)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="nan location mismatch"):
         assert_exact(np.array([0.0, 1.0, 1.0]), want)
     assert_exact(want.copy(), want)
 
 
 def test_nonfinite_match_direct():
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="NaN positions differ"):
         assert_nonfinite_match(np.array([1.0, np.nan]), np.array([1.0, np.inf]))
     assert_nonfinite_match(np.array([2.0, np.nan, -np.inf]), np.array([1.0, np.nan, -np.inf]))
 
@@ -197,7 +197,7 @@ def test_one_ulp_difference_in_a_transcendental_passes(grng, dtype):
 def test_ulps_are_relative_to_the_result_magnitude():
     want = np.array([1e-3, 1e3, 1e-30], dtype=np.float32)
     assert_close(nudge(want, 3), want, 3)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="off by more than 3 ulp"):
         assert_close(nudge(want, 4), want, 3)
 
 
@@ -269,7 +269,7 @@ def test_integer_product_is_exact(grng):
     a = grng.integers(-100, 100, (5, 6)).astype(np.int32)
     b = grng.integers(-100, 100, (6, 4)).astype(np.int32)
     assert_product_close(a @ b, a, b)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="Arrays are not equal"):
         assert_product_close(a @ b + 1, a, b)
 
 
@@ -292,23 +292,23 @@ def scan_case(values, dtype=np.float32):
 
 
 @pytest.mark.parametrize(
-    "fault",
+    "fault, words",
     [
-        lambda g: g.__setitem__(3, np.float32(1.0)),  # finite where NumPy has inf
-        lambda g: g.__setitem__(3, -np.inf),  # -inf for +inf
-        lambda g: g.__setitem__(3, np.nan),  # NaN for +inf
-        lambda g: g.__setitem__(1, np.inf),  # inf where NumPy is finite
-        lambda g: g.__setitem__(0, 0.0),  # +0.0 for NumPy's leading -0.0
-        lambda g: g.__setitem__(2, g[2] * np.float32(1.001)),  # 0.1% off
+        (lambda g: g.__setitem__(3, np.float32(1.0)), r"\+inf positions"),  # finite where NumPy has inf
+        (lambda g: g.__setitem__(3, -np.inf), r"\+inf positions"),  # -inf for +inf
+        (lambda g: g.__setitem__(3, np.nan), "NaN positions"),  # NaN for +inf
+        (lambda g: g.__setitem__(1, np.inf), r"\+inf positions"),  # inf where NumPy is finite
+        (lambda g: g.__setitem__(0, 0.0), "sign of zero"),  # +0.0 for NumPy's leading -0.0
+        (lambda g: g.__setitem__(2, g[2] * np.float32(1.001)), "elements off"),  # 0.1% off
     ],
     ids=["finite_for_inf", "neg_inf_for_inf", "nan_for_inf", "inf_for_finite", "signed_zero", "relative_error"],
 )
-def test_scan_result_catches(fault):
+def test_scan_result_catches(fault, words):
     x, want, exact, scale = scan_case([-0.0, 1.5, 2.25, np.inf, 3.0])
     assert_scan_result(want.copy(), want, exact, scale, x.size, np.float64)  # NumPy's own passes
     g = want.copy()
     fault(g)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=words):
         assert_scan_result(g, want, exact, scale, x.size, np.float64)
 
 
@@ -322,5 +322,5 @@ def test_scan_result_passes_a_wide_accumulation(grng):
     # bound is gpupy's, not NumPy's.
     drift = np.abs(want.astype(np.float64) - exact) > 2.0**-24 * np.abs(exact) + 1001 * 2 * 2.0**-53 * scale
     if drift.any():
-        with pytest.raises(AssertionError):
+        with pytest.raises(AssertionError, match="elements off"):
             assert_scan_result(want, want, exact, scale, x.size, np.float64)

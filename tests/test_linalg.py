@@ -128,12 +128,12 @@ def test_dot_nd_out_and_errors(rng):
     out = gp.empty((2, 3, 5, 6))
     assert gp.dot(a, b, out=out) is out
     check(out, np.dot, x, y)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"output array is not acceptable \(must have the right datatype"):
         gp.dot(a, b, out=gp.empty((2, 3, 5, 6), dtype=np.float32))
     x2 = random_array(rng, (5, 3, 6), np.float64)
-    with pytest.raises(ValueError) as want:
+    with pytest.raises(ValueError) as want:  # no match=: NumPy's message is the reference
         np.dot(x, x2)
-    with pytest.raises(ValueError) as got:
+    with pytest.raises(ValueError) as got:  # no match=: compared with NumPy's below
         gp.dot(a, gp.asarray(x2))
     assert str(got.value) == str(want.value)
 
@@ -285,10 +285,13 @@ def test_einsum_errors(rng):
         with pytest.raises(ValueError, match=words):
             gp.einsum(bad, a)
     # Sublist labels: out of range is NumPy's ValueError, a non-integer its TypeError.
-    for bad, err in [([0, 52], ValueError), ([0, "x"], TypeError)]:
-        with pytest.raises(err):
+    for bad, err, words in [
+        ([0, 52], ValueError, r"subscript is not within the valid range \[0, 52\)"),
+        ([0, "x"], TypeError, "each subscript must be either an integer or an ellipsis"),
+    ]:
+        with pytest.raises(err, match=words):
             np.einsum(x, bad)
-        with pytest.raises(err):
+        with pytest.raises(err, match=words):
             gp.einsum(a, bad)
 
 

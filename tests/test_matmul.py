@@ -294,9 +294,9 @@ def test_inner_dimension_mismatch(rng, shapes):
 
 def test_dot_not_aligned_message_matches_numpy(rng):
     x, y = random_array(rng, (2, 3), np.float64), random_array(rng, (4, 5), np.float64)
-    with pytest.raises(ValueError) as want:
+    with pytest.raises(ValueError) as want:  # no match=: NumPy's message is the reference
         np.dot(x, y)
-    with pytest.raises(ValueError) as got:
+    with pytest.raises(ValueError) as got:  # no match=: compared with NumPy's below
         gp.dot(gp.asarray(x), gp.asarray(y))
     assert str(got.value) == str(want.value)
 
@@ -321,8 +321,15 @@ def test_0d_operands_to_matmul_raise_value_error(rng):
 def test_numpy_operands_raise_type_error(rng):
     x, y = random_array(rng, (3, 4), np.float32), random_array(rng, (4, 2), np.float32)
     a = gp.asarray(x)
-    for call in (lambda: a @ y, lambda: y.T @ a.T, lambda: gp.matmul(a, y), lambda: gp.dot(x, gp.asarray(y))):
-        with pytest.raises(TypeError):
+    # gpupy's refusals (NumPy would compute these): operators defer to Python's TypeError,
+    # functions name the type.
+    for call, words in [
+        (lambda: a @ y, r"unsupported operand type\(s\) for @"),
+        (lambda: y.T @ a.T, r"unsupported operand type\(s\) for @"),
+        (lambda: gp.matmul(a, y), r"Unsupported type ndarray \(expected a gpupy\.ndarray\)"),
+        (lambda: gp.dot(x, gp.asarray(y)), r"Unsupported type ndarray \(expected a gpupy\.ndarray\)"),
+    ]:
+        with pytest.raises(TypeError, match=words):
             call()
     assert_product_close(a @ gp.asarray(y), x, y)  # still usable
 

@@ -196,6 +196,7 @@ def test_flags_fields_match_numpy(rng):
     fresh = gp.asarray(x)
     assert fresh.flags.owndata and fresh.flags["OWNDATA"] and fresh.flags["O"]
     assert not fresh[1:].flags.owndata
+    # no match=: NumPy's KeyError says 'Unknown flag', gpupy's names the key ('NOT_A_FLAG')
     with pytest.raises(KeyError):
         fresh.flags["NOT_A_FLAG"]
     assert "C_CONTIGUOUS : True" in repr(fresh.flags)

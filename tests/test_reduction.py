@@ -10,6 +10,7 @@ float32, float32 and complex64 sums in float64/complex128, every mean and varian
 float64) and the number of terms.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -184,7 +185,7 @@ def rounded_bound(func, x, want, ref, ddof=0, initial=0.0, **kw):
 def assert_matches_numpy(func, x, g, **kw):
     want, exc = numpy_call(func, x, **kw)
     if exc is not None:
-        with pytest.raises(expected_error(exc)):
+        with pytest.raises(expected_error(exc)):  # no match=: a shared checker; callers' errors vary
             gpupy_call(func, g, **kw)
         return
     got = gpupy_call(func, g, **kw)
@@ -350,7 +351,11 @@ def test_dtype_argument(rng, func, dtype):
     for axis in (None, 0):
         want, exc = numpy_call(func, x, axis=axis, dtype=dtype)
         if exc is not None:
-            with pytest.raises(expected_error(exc)):
+            # std into an integer dtype: NumPy 2.4 says "Cannot cast ufunc 'sqrt' output from
+            # dtype('float16') to dtype('int8') ...", gpupy NumPy 1.x's "ufunc 'sqrt' output
+            # (typecode 'd') could not be coerced to provided output parameter ...".
+            words = "ufunc 'sqrt' output" if func == "std" else "If a is inexact, then dtype must be inexact"
+            with pytest.raises(expected_error(exc), match=words):
                 gpupy_call(func, g, axis=axis, dtype=dtype)
             continue
         got = gpupy_call(func, g, axis=axis, dtype=dtype)
@@ -396,6 +401,9 @@ def test_out_argument(rng, func):
     out0 = gp.empty((), dtype=np.float32)
     getattr(gp, func)(g, out=out0)
     assert_exact(out0.get(), getattr(gp, func)(g).get().astype(np.float32), err_msg=f"{func} out=0-d float32")
+    # no match=: NumPy says "operands could not be broadcast together with remapped shapes"
+    # (argmin: "output array does not match result of np.argmin."), gpupy "output parameter
+    # has shape (3,), the reduction's result has shape (11,)"
     with pytest.raises(ValueError):
         getattr(gp, func)(g, axis=0, out=gp.empty((3,), dtype=want.dtype))
 
@@ -418,10 +426,8 @@ def test_empty_reductions_without_identity_raise(func):
         x = np.empty(shape)
         _, exc = numpy_call(func, x, axis=axis)
         assert exc is not None
-        with pytest.raises(expected_error(exc)) as info:
+        with pytest.raises(expected_error(exc), match=f"^{re.escape(str(exc))}$"):  # NumPy's whole message
             getattr(gp, func)(gp.asarray(x), axis=axis)
-        if isinstance(exc, ValueError) and "zero-size" in str(exc):
-            assert str(info.value) == str(exc)
     # ... while reducing the non-empty axis of an empty array is fine.
     x = np.empty((0, 3))
     assert getattr(gp, func)(gp.asarray(x), axis=1).shape == (0,)
@@ -449,7 +455,7 @@ def test_var_ddof_and_correction(rng):
                 assert_matches_numpy(func, x, g, axis=axis, ddof=ddof)
     assert_matches_numpy("var", x, g, correction=1)
     assert_exact(gp.var(g, correction=1).get(), gp.var(g, ddof=1).get(), err_msg="correction= is ddof=")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="ddof and correction can't be provided simultaneously"):
         gp.var(g, ddof=1, correction=1)
 
 
@@ -461,9 +467,9 @@ def test_axis_errors(rng):
         gp.max(g, axis=(0, -3))
     with pytest.raises(ValueError, match="repeated axis"):
         gp.sum(g, axis=(1, -1))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="'tuple' object cannot be interpreted as an integer"):
         gp.argmax(g, axis=(0, 1))
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(NotImplementedError, match=r"gpupy\.sum does not support where="):
         gp.sum(g, where=gp.asarray(np.ones((3, 4), bool)))
     # Still usable: 12 float32 values summed in float64 (error ~1e-15 relative) and rounded
     # once to float32: within 0.5 ulp, bounded here by 1 ulp of the float32 result.
@@ -550,7 +556,7 @@ def test_ptp_and_count_nonzero(rng):
     for axis in (None, 0, 1):
         np.testing.assert_array_equal(gp.ptp(g, axis=axis).get(), np.ptp(x, axis=axis), strict=True)
         np.testing.assert_array_equal(gp.count_nonzero(g, axis=axis).get(), np.asarray(np.count_nonzero(x, axis=axis)).astype(np.int64))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="numpy boolean subtract"):
         gp.ptp(gp.asarray(x > 0))  # NumPy: no subtract for bool
 
 
