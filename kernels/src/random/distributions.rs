@@ -97,6 +97,56 @@ pub fn box_muller<T: Float + SinCos2Pi + core::ops::Mul<Output = T> + From<f32>>
     (rho * c, rho * s)
 }
 
+/// float32 Box-Muller and inversion on the GPU's special-function unit: `lg2.approx`
+/// (relative error 2^-22), `sin.approx`/`cos.approx` (absolute error 2^-20.9 on
+/// [0, 2π)) and `sqrt.approx` (2^-23), each below float32's own rounding of the
+/// result's law; libdevice's exact versions cost more than the Philox rounds. Host:
+/// std, for `cargo test`.
+#[inline(always)]
+fn fast_ln_f32(x: f32) -> f32 {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let r: f32;
+        // SAFETY: register arithmetic only.
+        unsafe {
+            core::arch::asm!("lg2.approx.ftz.f32 {r}, {x};", r = out(reg32) r, x = in(reg32) x,
+                options(pure, nomem, nostack))
+        };
+        r * core::f32::consts::LN_2
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        x.ln()
+    }
+}
+
+#[inline(always)]
+fn fast_box_muller_f32(r: f32, a: f32) -> (f32, f32) {
+    let rho2 = -2.0 * fast_ln_f32(r);
+    let t = a * (2.0 * core::f32::consts::PI);
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let (rho, s, c): (f32, f32, f32);
+        // SAFETY: register arithmetic only.
+        unsafe {
+            core::arch::asm!(
+                "sqrt.approx.ftz.f32 {rho}, {r2};",
+                "sin.approx.ftz.f32 {s}, {t};",
+                "cos.approx.ftz.f32 {c}, {t};",
+                rho = out(reg32) rho, s = out(reg32) s, c = out(reg32) c,
+                r2 = in(reg32) rho2, t = in(reg32) t,
+                options(pure, nomem, nostack)
+            )
+        };
+        (rho * c, rho * s)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        let rho = rho2.sqrt();
+        (rho * t.cos(), rho * t.sin())
+    }
+}
+
 /// The fast kinds' groups: four float32 or two float64 from one block of four words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fast {
@@ -116,15 +166,15 @@ pub fn group_f32(k: Fast, w: [u32; 4]) -> [f32; 4] {
             unit_f32(w[3]),
         ],
         Fast::Normal => {
-            let (a, b) = box_muller(open_f32(w[0]), unit_f32(w[1]));
-            let (c, d) = box_muller(open_f32(w[2]), unit_f32(w[3]));
+            let (a, b) = fast_box_muller_f32(open_f32(w[0]), unit_f32(w[1]));
+            let (c, d) = fast_box_muller_f32(open_f32(w[2]), unit_f32(w[3]));
             [a, b, c, d]
         }
         Fast::Exponential => [
-            -open_f32(w[0]).ln(),
-            -open_f32(w[1]).ln(),
-            -open_f32(w[2]).ln(),
-            -open_f32(w[3]).ln(),
+            -fast_ln_f32(open_f32(w[0])),
+            -fast_ln_f32(open_f32(w[1])),
+            -fast_ln_f32(open_f32(w[2])),
+            -fast_ln_f32(open_f32(w[3])),
         ],
     }
 }

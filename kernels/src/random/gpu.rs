@@ -16,21 +16,27 @@ use crate::gpu::{grid_stride, unroll};
 #[derive(Clone, Copy)]
 struct Chunk<T: Copy, const G: usize>([T; G]);
 
-/// Writes group `g` of `G` elements (those below `n`): one vector store when the group
-/// is full and 16 bytes long, else one store per element.
+/// Writes group `g` of `G` elements (those below `n`): 16-byte vector stores when the
+/// group is full and 16 bytes long, or 32 (four 8-byte integers: two stores), else one
+/// store per element.
 ///
 /// # Safety
 /// `out` holds `n` elements and is 16-byte aligned.
 #[inline(always)]
 unsafe fn store_group<T: Copy, const G: usize>(out: *mut T, g: u64, n: u64, v: [T; G]) {
     let first = g * G as u64;
-    // SAFETY: per the contract; a full group lies inside `out`, and at a multiple of
-    // 16 bytes when G * size_of::<T>() == 16.
+    // SAFETY: per the contract; a full group lies inside `out` at a multiple of its 16-
+    // or 32-byte length, so each chunk is 16-byte aligned.
     unsafe {
-        if first + G as u64 <= n && G * size_of::<T>() == 16 {
+        let full = first + G as u64 <= n;
+        if full && G * size_of::<T>() == 16 {
             out.add(first as usize)
                 .cast::<Chunk<T, G>>()
                 .write(Chunk(v));
+        } else if full && G == 4 && size_of::<T>() == 8 {
+            let p = out.add(first as usize).cast::<Chunk<T, 2>>();
+            p.write(Chunk([v[0], v[1]]));
+            p.add(1).write(Chunk([v[2], v[3]]));
         } else {
             unroll!(e in 0..G => {
                 if first + (e as u64) < n {

@@ -296,7 +296,7 @@ class Generator:
                 idx = self.integers(0, max(pop, 1), size=shape) if k else _creation.empty(shape, numpy.int64)
             else:
                 cdf = _scan.cumsum(_creation.asarray(ph))
-                cdf /= cdf[-1]
+                cdf = cdf / cdf[-1].copy()  # a copy: the divisor is not read while written
                 u = self.random(shape)
                 idx = _sorting.searchsorted(cdf, u, side="right")
         else:
