@@ -6,8 +6,6 @@ C-contiguous float64 array of the output's size; ``prepare`` makes them so and c
 NumPy's constraints with NumPy's messages.
 """
 
-import operator
-
 import numpy
 
 from gpupy import _creation, _manipulation, _reduction
@@ -16,15 +14,7 @@ from gpupy._gpupy import ndarray
 
 def shape_of(size):
     """``size`` as a shape tuple (``None`` is the 0-d shape), with NumPy's errors."""
-    if size is None:
-        return ()
-    try:
-        shape = (operator.index(size),)
-    except TypeError:
-        shape = tuple(operator.index(s) for s in size)
-    if any(s < 0 for s in shape):
-        raise ValueError("negative dimensions are not allowed")
-    return shape
+    return () if size is None else tuple(_creation._shape(size))
 
 
 def _is_scalar(p):
