@@ -43,8 +43,10 @@ impl U128 {
         U128 { lo, hi }
     }
 
-    /// `self * o` modulo 2^128.
+    /// `self * o` modulo 2^128. (Not `std::ops::Mul`: this wraps by design, where the
+    /// integer operators check overflow in debug builds.)
     #[inline(always)]
+    #[allow(clippy::should_implement_trait)]
     pub fn mul(self, o: U128) -> U128 {
         let lo = self.lo.wrapping_mul(o.lo);
         let hi = mul_hi(self.lo, o.lo)
@@ -53,8 +55,9 @@ impl U128 {
         U128 { lo, hi }
     }
 
-    /// `self + o` modulo 2^128.
+    /// `self + o` modulo 2^128 (wrapping, as `mul`).
     #[inline(always)]
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, o: U128) -> U128 {
         let lo = self.lo.wrapping_add(o.lo);
         let carry = (lo < self.lo) as u64;
