@@ -44,7 +44,7 @@ fn _pcg64(
 
 /// Parameters as the host takes them: floats, or gpupy arrays (float64, C-contiguous,
 /// of the output's size; `gpupy/random/_params.py` prepares them).
-fn arrays_of<'a>(params: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<Option<Array>>> {
+fn arrays_of(params: &[Bound<'_, PyAny>]) -> PyResult<Vec<Option<Array>>> {
     params
         .iter()
         .map(|p| match p.cast::<NdArray>() {
