@@ -44,13 +44,10 @@ fn _pcg64(
 
 /// Parameters as the host takes them: floats, or gpupy arrays (float64, C-contiguous,
 /// of the output's size; `gpupy/random/_params.py` prepares them).
-fn arrays_of(params: &[Bound<'_, PyAny>]) -> PyResult<Vec<Option<Array>>> {
+fn arrays_of(params: &[Bound<'_, PyAny>]) -> Vec<Option<Array>> {
     params
         .iter()
-        .map(|p| match p.cast::<NdArray>() {
-            Ok(a) => Ok(Some(a.get().inner.clone())),
-            Err(_) => Ok(None),
-        })
+        .map(|p| p.cast::<NdArray>().ok().map(|a| a.get().inner.clone()))
         .collect()
 }
 
@@ -96,7 +93,7 @@ fn _continuous(
         }
     };
     let d = to_dtype(py, dtype)?;
-    let arrays = arrays_of(&params)?;
+    let arrays = arrays_of(&params);
     let args = f64_args(&params, &arrays)?;
     let dev = device::current().or_raise()?;
     let r = py
@@ -124,7 +121,7 @@ fn _discrete(
             )));
         }
     };
-    let arrays = arrays_of(&params)?;
+    let arrays = arrays_of(&params);
     let args = f64_args(&params, &arrays)?;
     let dev = device::current().or_raise()?;
     let r = py
@@ -154,7 +151,7 @@ fn _integers(
     range: Bound<'_, PyAny>,
 ) -> PyResult<Py<NdArray>> {
     let d = to_dtype(py, dtype)?;
-    let arrays = arrays_of(&[low.clone(), range.clone()])?;
+    let arrays = arrays_of(&[low.clone(), range.clone()]);
     let (lo, r) = (u64_arg(&low, &arrays[0])?, u64_arg(&range, &arrays[1])?);
     let dev = device::current().or_raise()?;
     let out = py

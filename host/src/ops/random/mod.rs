@@ -9,6 +9,7 @@
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::random::{Bounded, Draw, Param, Pcg64Args, RANDOM_BLOCK, U128};
+use gpupy_kernels::registry::Kernel;
 /// What the kernels draw, named as the kernel crate names them.
 pub use gpupy_kernels::random::{Continuous, Discrete, Pcg64Out};
 
@@ -50,6 +51,18 @@ fn param_ptr(a: &Array, device: &Device, n: usize, dtypes: &[DType]) -> Result<u
     Ok(a.data_ptr())
 }
 
+/// Runs a random kernel, whose parameters are `(args, out)`, on a resident grid over
+/// `work` items (outputs, groups or elements). The caller has checked what `args`
+/// promises (parameter arrays of `n` elements) and made `out` fresh and C-contiguous
+/// with the `n` elements `args` names.
+fn launch<A: Copy>(device: &Device, kernel: Kernel, work: u64, args: A, out: &Array) -> Result<()> {
+    Launch::new(device, kernel)?
+        .resident_grid(RANDOM_BLOCK, work.div_ceil(RANDOM_BLOCK as u64))?
+        .arg(args)
+        .arg(out.data_ptr())
+        .run()
+}
+
 /// `n` outputs of NumPy's PCG64 from `state`/`inc` (after NumPy's own `state` dict):
 /// raw uint64, float64 (`next_double`) or float32 (`next_float`; `first` is the float
 /// of the high half NumPy kept from its previous call, element 0 when present).
@@ -84,13 +97,7 @@ pub fn pcg64(
         Pcg64Out::F32 => (n - first.is_some() as u64).div_ceil(2),
         _ => n,
     };
-    // (Pcg64Args, out) is the PCG64 kernels' parameter list; `a` is fresh, C-contiguous
-    // and holds n elements.
-    Launch::new(device, kernels::random::pcg64(out))?
-        .resident_grid(RANDOM_BLOCK, outputs.div_ceil(RANDOM_BLOCK as u64))?
-        .arg(args)
-        .arg(a.data_ptr())
-        .run()?;
+    launch(device, kernels::random::pcg64(out), outputs, args, &a)?;
     Ok(a)
 }
 
@@ -135,16 +142,10 @@ pub fn continuous(
     let n = a.size();
     let d = draw_args(device, n, key, params)?;
     if n > 0 {
+        // Groups of four float32 or two float64 (one Philox block each).
         let per = if dtype == DType::Float32 { 4 } else { 2 };
-        // (Draw, out): the parameter arrays hold n float64 (checked), `a` n elements.
-        Launch::new(
-            device,
-            kernels::random::continuous(kind, dtype == DType::Float64),
-        )?
-        .resident_grid(RANDOM_BLOCK, (n as u64).div_ceil(per * RANDOM_BLOCK as u64))?
-        .arg(d)
-        .arg(a.data_ptr())
-        .run()?;
+        let kernel = kernels::random::continuous(kind, dtype == DType::Float64);
+        launch(device, kernel, (n as u64).div_ceil(per), d, &a)?;
     }
     Ok(a)
 }
@@ -162,12 +163,7 @@ pub fn discrete(
     let n = a.size();
     let d = draw_args(device, n, key, params)?;
     if n > 0 {
-        // (Draw, out) as above.
-        Launch::new(device, kernels::random::discrete(kind))?
-            .resident_grid(RANDOM_BLOCK, (n as u64).div_ceil(RANDOM_BLOCK as u64))?
-            .arg(d)
-            .arg(a.data_ptr())
-            .run()?;
+        launch(device, kernels::random::discrete(kind), n as u64, d, &a)?;
     }
     Ok(a)
 }
@@ -207,13 +203,9 @@ pub fn integers(
             range_ptr,
             range,
         };
+        // Groups of four 32-bit or two 64-bit draws (one Philox block each).
         let per = if wide { 2 } else { 4 };
-        // (Bounded, out): bound arrays hold n 8-byte integers (checked), `a` n elements.
-        Launch::new(device, f)?
-            .resident_grid(RANDOM_BLOCK, (n as u64).div_ceil(per * RANDOM_BLOCK as u64))?
-            .arg(b)
-            .arg(a.data_ptr())
-            .run()?;
+        launch(device, f, (n as u64).div_ceil(per), b, &a)?;
     }
     Ok(a)
 }

@@ -15,7 +15,9 @@ import numpy
 from gpupy import _creation, _gpupy, _indexing, _manipulation, _scan, _sorting
 from gpupy._gpupy import ndarray
 from gpupy.random._bit_generator import BitGenerator, PCG64
-from gpupy.random._params import check, float_dtype, into, negative_or_nan, prepare, shape_of
+from gpupy.random._params import (
+    check, float_dtype, into, negative_or_nan, out_shape, prepare, shape_of, spread,
+)
 
 _F64 = numpy.dtype(numpy.float64)
 _M64 = (1 << 64) - 1
@@ -122,15 +124,11 @@ class Generator:
         signed = numpy.int64 if info[0] < 0 or d.kind == "b" else numpy.uint64
         lo = _creation.asarray(low, dtype=signed)
         hi = _creation.asarray(high, dtype=signed) - last
-        bshape = numpy.broadcast_shapes(lo.shape, hi.shape)
-        shape = bshape if size is None else shape_of(size)
-        if size is not None and numpy.broadcast_shapes(bshape, shape) != shape:
-            raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")
+        shape = out_shape(size, lo.shape, hi.shape)
         check(lo, lambda x: x < info[0], f"low is out of bounds for {d}")
         check(hi, lambda x: x > info[1], f"high is out of bounds for {d}")
         check(lo > hi, lambda x: x, order)
-        lo = _creation.ascontiguousarray(_manipulation.broadcast_to(lo, shape))
-        hi = _creation.ascontiguousarray(_manipulation.broadcast_to(hi, shape))
+        lo, hi = spread(lo, shape), spread(hi, shape)
         lo_bits = lo.astype(numpy.uint64)
         span = hi.astype(numpy.uint64) - lo_bits  # wraps exactly: lo <= hi
         return _gpupy._integers(list(shape), d, self._key(), lo_bits, span)

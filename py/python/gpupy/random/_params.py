@@ -31,22 +31,28 @@ def prepare(size, *params):
             arrays.append(None)
         else:
             arrays.append(_creation.asarray(p, dtype=numpy.float64))
-    bshape = numpy.broadcast_shapes(*[a.shape for a in arrays if a is not None])
-    if size is None:
-        shape = bshape
-    else:
-        shape = shape_of(size)
-        if numpy.broadcast_shapes(bshape, shape) != shape:
-            raise ValueError(
-                f"shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape {shape} and arg 1 with shape {bshape}."
-            )
-    args = []
-    for p, a in zip(params, arrays):
-        if a is None:
-            args.append(float(p))
-        else:
-            args.append(_creation.ascontiguousarray(_manipulation.broadcast_to(a, shape)))
+    shape = out_shape(size, *[a.shape for a in arrays if a is not None])
+    args = [float(p) if a is None else spread(a, shape) for p, a in zip(params, arrays)]
     return shape, args
+
+
+def out_shape(size, *shapes):
+    """The output's shape: the parameters' broadcast shape, or ``size``, which it must
+    broadcast to (NumPy's error otherwise)."""
+    bshape = numpy.broadcast_shapes(*shapes)
+    if size is None:
+        return bshape
+    shape = shape_of(size)
+    if numpy.broadcast_shapes(bshape, shape) != shape:
+        raise ValueError(
+            f"shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape {shape} and arg 1 with shape {bshape}."
+        )
+    return shape
+
+
+def spread(a, shape):
+    """The array ``a`` broadcast to ``shape`` as the kernels read it: C-contiguous."""
+    return _creation.ascontiguousarray(_manipulation.broadcast_to(a, shape))
 
 
 def check(value, bad, message):
