@@ -22,6 +22,7 @@
 
 use std::ffi::c_void;
 use std::mem::{MaybeUninit, align_of, size_of};
+use std::sync::{Mutex, MutexGuard};
 
 use cudarc::driver::{result, sys};
 use gpupy_kernels::registry::Kernel;
@@ -93,12 +94,32 @@ impl<'d> Launch<'d> {
     /// grid-stride kernels whose per-thread setup is costly (a jump-ahead), so every
     /// thread starts once and no block waits for a second wave.
     pub fn resident_grid(self, threads: u32, work: u64) -> Result<Self> {
-        self.device.bind()?;
-        // SAFETY: `f` is a function of a module loaded in this device's context, which
-        // is bound; the call only reads the function's attributes.
-        let per_sm = check("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
-            result::occupancy::max_active_block_per_multiprocessor(self.f.0, threads as i32, 0)
-        })?;
+        // The driver's occupancy query costs about as much as a launch, so each answer
+        // is kept, by function handle: modules stay loaded for the process, so a handle
+        // names one function of one context for good.
+        static PER_SM: Mutex<Vec<(usize, u32, i32)>> = Mutex::new(Vec::new());
+        let key = (self.f.0 as usize, threads);
+        let known = lock(&PER_SM)
+            .iter()
+            .find(|&&(f, t, _)| (f, t) == key)
+            .map(|e| e.2);
+        let per_sm = match known {
+            Some(n) => n,
+            None => {
+                self.device.bind()?;
+                // SAFETY: `f` is a function of a module loaded in this device's context,
+                // which is bound; the call only reads the function's attributes.
+                let n = check("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
+                    result::occupancy::max_active_block_per_multiprocessor(
+                        self.f.0,
+                        threads as i32,
+                        0,
+                    )
+                })?;
+                lock(&PER_SM).push((key.0, key.1, n));
+                n
+            }
+        };
         let sms = self.device.props.multi_processor_count.max(1) as u64;
         let blocks = (per_sm.max(1) as u64 * sms).min(work.max(1)) as u32;
         Ok(self.grid(blocks).block(threads))
@@ -214,4 +235,9 @@ impl<'d> Launch<'d> {
             )
         })
     }
+}
+
+/// The lock of a table that is never left half-updated (a poisoned lock is still sound).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
