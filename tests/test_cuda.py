@@ -194,8 +194,8 @@ class TestEventsAndStreams:
         assert gp.cuda.get_current_stream() is gp.cuda.Stream.null
         np.testing.assert_array_equal(y.get(), x * np.float32(3.0))
 
-    def test_unsupported_stream_and_event_options(self):
-        with pytest.raises(NotImplementedError, match="gpupy runs on the null stream so far"):
-            gp.cuda.Stream()
+    def test_unsupported_event_options(self):
         with pytest.raises(NotImplementedError, match="gpupy's Event supports block=False and interprocess=False"):
             gp.cuda.Event(block=True)
+        with pytest.raises(NotImplementedError, match="gpupy's Event supports block=False and interprocess=False"):
+            gp.cuda.Event(disable_timing=True, interprocess=True)

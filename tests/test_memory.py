@@ -87,11 +87,11 @@ def test_out_of_memory_is_a_recoverable_memory_error(rng):
     x = random_array(rng, (4099,), np.float32)
     g = gp.asarray(x)
     used0 = p.used_bytes()
-    with pytest.raises(gp.cuda.OutOfMemoryError, match=r"Out of memory allocating \d+ bytes") as info:
+    with pytest.raises(gp.cuda.OutOfMemoryError, match=r"Out of memory allocating [\d,]+ bytes \(allocated so far: [\d,]+ bytes\)\.") as info:
         gp.empty(int(total * 2) // 4, dtype=np.float32)
     assert isinstance(info.value, MemoryError)
     assert "memory" in str(info.value).lower()
-    with pytest.raises(MemoryError, match=r"Out of memory allocating \d+ bytes"):
+    with pytest.raises(MemoryError, match=r"Out of memory allocating [\d,]+ bytes \(allocated so far: [\d,]+ bytes\)\."):
         gp.empty((int(total * 2) // 8,), dtype=np.float64)
     assert p.used_bytes() == used0
     # Everything still works afterwards.

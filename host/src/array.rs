@@ -46,6 +46,26 @@ impl Array {
         })
     }
 
+    /// An array over memory that belongs to someone else (see `interop.rs`); fails if
+    /// the layout reaches outside `buffer`.
+    pub fn from_buffer(buffer: Buffer, layout: Layout, dtype: DType) -> Result<Array> {
+        if !layout.fits(buffer.bytes() / dtype.itemsize()) {
+            return Err(Error::Value(
+                "the array reaches outside the memory it was given".into(),
+            ));
+        }
+        Ok(Array {
+            buffer: Arc::new(buffer),
+            layout,
+            dtype,
+        })
+    }
+
+    /// Whether the memory came from gpupy's pool (not imported from another library).
+    pub fn from_pool(&self) -> bool {
+        self.buffer.from_pool()
+    }
+
     /// A view of the same buffer with another layout (and possibly another dtype of the
     /// same item size). Fails if the layout reaches outside the buffer.
     pub fn view(&self, layout: Layout, dtype: DType) -> Result<Array> {
@@ -130,16 +150,21 @@ impl Array {
         }
         if !bytes.is_empty() {
             device.bind()?;
+            let (stream, _) = crate::stream::current(device);
             // SAFETY: the destination block holds nbytes; the source slice is that long.
-            check("cuMemcpyHtoD", unsafe {
-                result::memcpy_htod_sync(out.data_ptr(), bytes)
+            // From pageable memory the driver has read the source when the call returns;
+            // the wait covers pinned sources, which it reads later.
+            check("cuMemcpyHtoDAsync", unsafe {
+                result::memcpy_htod_async(out.data_ptr(), bytes, stream)
             })?;
+            crate::stream::synchronize_current(device)?;
         }
         Ok(out)
     }
 
     /// Copies the C-contiguous array into `dst` (exactly `nbytes` long). Waits for the
-    /// kernels that produce it (the copy is ordered after them on the stream). Any other
+    /// calling thread's current stream only: the copy is ordered after the work queued
+    /// on it, as a read of a result in CuPy. Any other
     /// layout goes through `ops::elementwise::copy::to_host`, which makes it contiguous
     /// on the device first.
     pub fn to_host(&self, dst: &mut [u8]) -> Result<()> {
@@ -159,12 +184,15 @@ impl Array {
                     .into(),
             ));
         }
-        self.device().bind()?;
+        let device = self.device();
+        device.bind()?;
+        let (stream, _) = crate::stream::current(device);
         // SAFETY: the array is C-contiguous with nbytes bytes from data_ptr, inside its
-        // block.
-        check("cuMemcpyDtoH", unsafe {
-            result::memcpy_dtoh_sync(dst, self.data_ptr())
-        })
+        // block; `dst` is borrowed until the wait below, after which the copy is done.
+        check("cuMemcpyDtoHAsync", unsafe {
+            result::memcpy_dtoh_async(dst, self.data_ptr(), stream)
+        })?;
+        crate::stream::synchronize_current(device)
     }
 }
 

@@ -10,11 +10,12 @@ pub enum Error {
     NoDevice(String),
     /// A driver call failed (`CUDARuntimeError`).
     Cuda { call: &'static str, code: String },
-    /// The pool could not get memory even after freeing its cache (`OutOfMemoryError`).
+    /// The pool could not get memory even after freeing its cache, or would pass its
+    /// limit (`OutOfMemoryError`); `held` is what it holds, `limit` 0 when none is set.
     OutOfMemory {
         requested: usize,
         held: usize,
-        total: usize,
+        limit: usize,
     },
     /// Shapes or values NumPy rejects with `ValueError`.
     Value(String),
@@ -33,20 +34,41 @@ impl fmt::Display for Error {
                 f.write_str(m)
             }
             Error::Cuda { call, code } => write!(f, "{code} (in {call})"),
+            // CuPy's message, digits grouped as Python's `{:,}` does.
             Error::OutOfMemory {
                 requested,
                 held,
-                total,
-            } => write!(
-                f,
-                "Out of memory allocating {requested} bytes (the pool holds {held} bytes after freeing its cached blocks; \
-                 the device has {total} bytes). Free arrays you no longer need (del x) or work on smaller pieces."
-            ),
+                limit,
+            } => {
+                write!(
+                    f,
+                    "Out of memory allocating {} bytes (allocated so far: {} bytes",
+                    grouped(*requested),
+                    grouped(*held)
+                )?;
+                if *limit > 0 {
+                    write!(f, ", limit set to: {} bytes", grouped(*limit))?;
+                }
+                f.write_str(").")
+            }
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// `n` with its digits in groups of three: 1234567 -> "1,234,567".
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 impl Error {
     /// A driver error code with its name and the driver's description.
@@ -72,4 +94,31 @@ pub fn check<T>(
     r: std::result::Result<T, cudarc::driver::DriverError>,
 ) -> Result<T> {
     r.map_err(|e| Error::cuda(call, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_memory_reads_as_cupys_message() {
+        let e = Error::OutOfMemory {
+            requested: 1_073_741_824,
+            held: 512,
+            limit: 0,
+        };
+        assert_eq!(
+            e.to_string(),
+            "Out of memory allocating 1,073,741,824 bytes (allocated so far: 512 bytes)."
+        );
+        let e = Error::OutOfMemory {
+            requested: 999,
+            held: 1000,
+            limit: 1_000_000,
+        };
+        assert_eq!(
+            e.to_string(),
+            "Out of memory allocating 999 bytes (allocated so far: 1,000 bytes, limit set to: 1,000,000 bytes)."
+        );
+    }
 }

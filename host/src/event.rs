@@ -5,6 +5,7 @@ use cudarc::driver::{result, sys};
 
 use crate::device::Device;
 use crate::error::{Error, Result, check};
+use crate::stream::Stream;
 
 pub struct Event {
     raw: sys::CUevent,
@@ -34,15 +35,35 @@ impl Event {
         })
     }
 
-    /// Marks the current end of the device's stream.
-    pub fn record(&mut self) -> Result<()> {
+    /// Marks the current end of `stream`'s work (the calling thread's current stream
+    /// when `None`).
+    pub fn record(&mut self, stream: Option<&Stream>) -> Result<()> {
+        let raw = match stream {
+            Some(s) if !std::ptr::eq(s.device(), self.device) => {
+                return Err(Error::Value(format!(
+                    "the event is on device {} and the stream on device {}",
+                    self.device.id,
+                    s.device().id
+                )));
+            }
+            Some(s) => s.raw(),
+            None => crate::stream::current(self.device).0,
+        };
         self.device.bind()?;
-        // SAFETY: valid event, null = the legacy default stream that gpupy launches on.
+        // SAFETY: valid event; the stream handle is valid while its owner lives (the
+        // caller's `Stream`, or this thread's current stream).
         check("cuEventRecord", unsafe {
-            result::event::record(self.raw, std::ptr::null_mut())
+            result::event::record(self.raw, raw)
         })?;
         self.recorded = true;
         Ok(())
+    }
+
+    pub fn raw(&self) -> sys::CUevent {
+        self.raw
+    }
+    pub fn device(&self) -> &'static Device {
+        self.device
     }
 
     /// Waits until the work before the record has finished.

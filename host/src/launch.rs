@@ -10,8 +10,8 @@
 //! The builder takes the kernel by its registry handle (so the kernel exists in a loaded
 //! module), copies each argument's bytes into a parameter buffer in order, checks the
 //! launch shape against the device's limits (grid, block, dynamic shared memory, the
-//! parameter space), binds the device's context, and launches on the stream (today the
-//! legacy default stream). The `unsafe` of a launch lives here alone.
+//! parameter space), binds the device's context, and launches on the calling thread's
+//! current stream (`stream.rs`). The `unsafe` of a launch lives here alone.
 //!
 //! What the builder cannot check is each kernel's own contract: that the arguments
 //! match its parameter list in number, order and types (they are the `#[repr(C)]`
@@ -70,7 +70,7 @@ impl<'d> Launch<'d> {
             grid: (1, 1, 1),
             block: (1, 1, 1),
             shared: 0,
-            stream: std::ptr::null_mut(),
+            stream: crate::stream::current(device).0,
             buf: [MaybeUninit::uninit(); PARAM_BYTES / 16],
             offsets: [0; MAX_PARAMS],
             count: 0,

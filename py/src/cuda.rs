@@ -1,7 +1,7 @@
-//! Devices, events and the memory pool, for the Python layer's `gpupy.cuda` (which gives
-//! them CuPy's names and classes).
+//! Devices and the memory pool, for the Python layer's `gpupy.cuda` (which gives them
+//! CuPy's names and classes); streams and events are in `stream.rs`.
 
-use gpupy_host::{device, event};
+use gpupy_host::{device, pinned};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -93,6 +93,74 @@ fn pool_free_all_blocks(py: Python<'_>, id: usize) -> PyResult<()> {
         .or_raise()
 }
 
+#[pyfunction]
+fn pool_n_free_blocks(id: usize) -> PyResult<usize> {
+    Ok(device::get(id).or_raise()?.pool.n_free_blocks())
+}
+
+/// The most bytes the pool may hold from the driver (0: no limit).
+#[pyfunction]
+fn pool_set_limit(id: usize, bytes: usize) -> PyResult<()> {
+    device::get(id).or_raise()?.pool.set_limit(bytes);
+    Ok(())
+}
+
+#[pyfunction]
+fn pool_get_limit(id: usize) -> PyResult<usize> {
+    Ok(device::get(id).or_raise()?.pool.limit())
+}
+
+/// The pool's out-of-memory hook: Python's garbage collector, which frees arrays that
+/// only reference cycles keep (CuPy does the same before its retry).
+fn collect_garbage() {
+    Python::attach(|py| {
+        if let Ok(gc) = py.import("gc") {
+            let _ = gc.call_method0("collect");
+        }
+    });
+}
+
+/// A block of pinned host memory (`gpupy.cuda.PinnedMemoryPointer` holds one).
+#[pyclass(name = "_Pinned", module = "gpupy._gpupy", frozen)]
+struct PyPinned {
+    inner: pinned::Pinned,
+}
+
+#[pymethods]
+impl PyPinned {
+    #[getter]
+    fn ptr(&self) -> usize {
+        self.inner.ptr()
+    }
+    #[getter]
+    fn size(&self) -> usize {
+        self.inner.bytes()
+    }
+}
+
+/// At least `size` bytes of pinned host memory, from the pinned pool.
+#[pyfunction]
+fn pinned_alloc(py: Python<'_>, size: usize) -> PyResult<PyPinned> {
+    let d = device::current().or_raise()?;
+    let inner = py.detach(|| pinned::Pinned::alloc(d, size)).or_raise()?;
+    Ok(PyPinned { inner })
+}
+
+#[pyfunction]
+fn pinned_free_all_blocks(py: Python<'_>) -> PyResult<()> {
+    let d = device::current().or_raise()?;
+    py.detach(|| pinned::free_all_blocks(d)).or_raise()
+}
+
+#[pyfunction]
+fn pinned_stats() -> (usize, usize, usize) {
+    (
+        pinned::used_bytes(),
+        pinned::total_bytes(),
+        pinned::n_free_blocks(),
+    )
+}
+
 /// `ptxas -v` output of every kernel for sm_90 (registers, stack frames, spills).
 #[pyfunction]
 fn ptxas_report() -> &'static str {
@@ -103,52 +171,6 @@ fn ptxas_report() -> &'static str {
 #[pyfunction]
 fn ptxas_stack_allowed() -> Vec<&'static str> {
     gpupy_host::module::PTXAS_STACK_ALLOWED.lines().collect()
-}
-
-/// CuPy's `cupy.cuda.Event`, on the current device.
-#[pyclass(name = "Event", module = "gpupy.cuda")]
-struct Event {
-    inner: event::Event,
-}
-
-#[pymethods]
-impl Event {
-    #[new]
-    #[pyo3(signature = (block = false, disable_timing = false, interprocess = false))]
-    fn new(block: bool, disable_timing: bool, interprocess: bool) -> PyResult<Event> {
-        if block || interprocess {
-            return Err(pyo3::exceptions::PyNotImplementedError::new_err(
-                "gpupy's Event supports block=False and interprocess=False",
-            ));
-        }
-        let d = device::current().or_raise()?;
-        Ok(Event {
-            inner: event::Event::new(d, !disable_timing).or_raise()?,
-        })
-    }
-
-    /// Records the event on the (null) stream; `stream` is accepted for CuPy's signature.
-    #[pyo3(signature = (stream = None))]
-    fn record(&mut self, stream: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        let _ = stream;
-        self.inner.record().or_raise()
-    }
-
-    fn synchronize(&self, py: Python<'_>) -> PyResult<()> {
-        let e = &self.inner;
-        py.detach(|| e.synchronize()).or_raise()
-    }
-
-    #[getter]
-    fn done(&self) -> PyResult<bool> {
-        self.inner.done().or_raise()
-    }
-}
-
-/// Milliseconds between two recorded events (CuPy's `cupy.cuda.get_elapsed_time`).
-#[pyfunction]
-fn get_elapsed_time(start: PyRef<'_, Event>, end: PyRef<'_, Event>) -> PyResult<f32> {
-    event::elapsed_ms(&start.inner, &end.inner).or_raise()
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -166,7 +188,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pool_free_all_blocks, m)?)?;
     m.add_function(wrap_pyfunction!(ptxas_report, m)?)?;
     m.add_function(wrap_pyfunction!(ptxas_stack_allowed, m)?)?;
-    m.add_function(wrap_pyfunction!(get_elapsed_time, m)?)?;
-    m.add_class::<Event>()?;
+    m.add_function(wrap_pyfunction!(pool_n_free_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(pool_set_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(pool_get_limit, m)?)?;
+    m.add_class::<PyPinned>()?;
+    m.add_function(wrap_pyfunction!(pinned_alloc, m)?)?;
+    m.add_function(wrap_pyfunction!(pinned_free_all_blocks, m)?)?;
+    m.add_function(wrap_pyfunction!(pinned_stats, m)?)?;
+    gpupy_host::buffer::set_oom_hook(collect_garbage);
     Ok(())
 }

@@ -16,8 +16,10 @@
 //! - `creation`: new arrays from shapes, values and NumPy arrays;
 //! - `manipulation`, `ndarray_methods`: shape manipulation (views, joins), `arange`'s fill,
 //!   and the array methods and attributes beyond the basics;
+//! - `interop`: `__cuda_array_interface__` and DLPack, both ways;
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
-//! - `cuda`: devices, events and the memory pool (CuPy's `cupy.cuda` names).
+//! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
+//!   `cupy.cuda` names).
 //!
 //! ndarray methods written in Python (`a.sum()`, `a.sort()`, `a.cumsum()`) are attached
 //! by `gpupy/_methods.py`.
@@ -29,6 +31,7 @@ mod cuda;
 mod errors;
 mod index;
 mod indexing;
+mod interop;
 mod linalg;
 mod manipulation;
 mod matmul;
@@ -39,6 +42,7 @@ mod random;
 mod reduction;
 mod scan;
 mod sort;
+mod stream;
 mod ufunc;
 
 use pyo3::prelude::*;
@@ -59,5 +63,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cuda::register(m)?;
     sort::register(m)?;
     random::register(m)?;
+    stream::register(m)?;
+    interop::register(m)?;
     Ok(())
 }

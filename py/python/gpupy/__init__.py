@@ -53,6 +53,7 @@ from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)
 from gpupy._math import _UFUNC_NAMES
 from gpupy._indexing import argwhere, compress, extract, flatnonzero, nonzero, put, take, where
 from gpupy.cuda.memory import MemoryPool, get_default_memory_pool
+from gpupy.cuda.pinned_memory import get_default_pinned_memory_pool
 from gpupy import _reduction
 from gpupy._reduction import *  # noqa: F401,F403,A004  (reductions and statistics: NumPy's names)
 from gpupy import _sorting
@@ -109,6 +110,7 @@ __all__ = [
     *_scan.__all__,
     *_array_api.__all__,
     "get_default_memory_pool",
+    "get_default_pinned_memory_pool",
     "MemoryPool",
     "bool_",
     "int8",

@@ -39,8 +39,23 @@ def _check_order(order, allowed="CF"):
     return order.upper()
 
 
+def _device_view(obj):
+    """A gpupy view (no copy) of another library's GPU array that exports
+    ``__cuda_array_interface__`` (PyTorch, CuPy, Numba, ...), else None."""
+    if type(obj) in _HOST_TYPES or not hasattr(obj, "__cuda_array_interface__"):
+        return None
+    return _gpupy._from_cuda_array_interface(obj)
+
+
+_HOST_TYPES = frozenset([numpy.ndarray, list, tuple, int, float, complex, bool])
+
+
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
-    """A new device array with the values of ``obj`` (NumPy array, list, scalar or gpupy array)."""
+    """A new device array with the values of ``obj`` (NumPy array, list, scalar, gpupy
+    array, or another library's GPU array: a view of it when ``copy=False``)."""
+    view = None if isinstance(obj, ndarray) else _device_view(obj)
+    if view is not None:
+        obj = view
     if isinstance(obj, ndarray):
         if dtype is None or numpy.dtype(dtype) == obj.dtype:
             a = _copy_with_order(obj, order) if copy else obj
@@ -55,9 +70,56 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
 
 def asarray(a, dtype=None, order=None):
     """``a`` as a device array; a gpupy array of the requested dtype is returned as is."""
-    if isinstance(a, ndarray):
-        return a if dtype is None else a.astype(dtype, copy=False)
-    return _gpupy._from_host(a, dtype)
+    if not isinstance(a, ndarray):
+        view = _device_view(a)
+        if view is None:
+            return _gpupy._from_host(a, dtype)
+        a = view
+    return a if dtype is None else a.astype(dtype, copy=False)
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A gpupy array of the DLPack-exporting ``x`` (the array API's ``from_dlpack``):
+    a view of CUDA memory on the current device (a copy when ``copy=True``); host arrays
+    (NumPy's) come over only as copies, so they need ``copy=True``."""
+    if device is not None and not _is_gpu_device(device):
+        raise ValueError(f"gpupy arrays live on the GPU; from_dlpack cannot place them on {device!r}")
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack needs an object with __dlpack__, got {type(x).__name__}")
+    kind, _ = x.__dlpack_device__()
+    if kind not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+        if copy is not True:
+            raise BufferError(
+                f"the array is on DLPack device type {kind}, not the GPU: bringing it over copies it, "
+                "so from_dlpack needs copy=True"
+            )
+        return asarray(numpy.from_dlpack(x))
+    stream = _consumer_stream()
+    try:
+        capsule = x.__dlpack__(stream=stream, max_version=(1, 1), copy=copy)
+        copied = copy is True  # the producer copies, or raises BufferError
+    except TypeError:  # a producer of the older protocol (no max_version, no copy)
+        capsule = x.__dlpack__(stream=stream)
+        copied = False
+    a = _gpupy._from_dlpack_capsule(capsule)
+    return a.copy() if copy and not copied else a
+
+
+_KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
+
+
+def _consumer_stream():
+    """The current stream as DLPack names it: 1 for the legacy null stream."""
+    from gpupy.cuda.stream import get_current_stream
+
+    ptr = get_current_stream().ptr
+    return 1 if ptr == 0 else ptr
+
+
+def _is_gpu_device(device):
+    from gpupy.cuda import Device
+
+    return isinstance(device, Device) or device in ("cuda", "gpu")
 
 
 def asnumpy(a, stream=None, order="C", out=None):
@@ -230,7 +292,7 @@ def asfortranarray(a, dtype=None):
 
 
 __all__ = [
-    "array", "asarray", "asnumpy", "empty", "zeros", "ones", "full", "eye", "identity",
+    "array", "asarray", "asnumpy", "from_dlpack", "empty", "zeros", "ones", "full", "eye", "identity",
     "empty_like", "zeros_like", "ones_like", "full_like", "copy", "ascontiguousarray",
     "asfortranarray",
 ]

@@ -42,7 +42,7 @@ pub fn copy_into(src: &Array, dst: &Array) -> Result<()> {
                 dst.data_ptr(),
                 src.data_ptr(),
                 dst.nbytes(),
-                std::ptr::null_mut(),
+                crate::stream::current(device).0,
             )
         });
     }

@@ -41,7 +41,8 @@ pub fn fill(out: &Array, value: &[u8]) -> Result<()> {
     if value.iter().all(|&b| b == value[0]) {
         // SAFETY: the range is nbytes long inside the array's block.
         return check("cuMemsetD8Async", unsafe {
-            result::memset_d8_async(out.data_ptr(), value[0], out.nbytes(), std::ptr::null_mut())
+            let stream = crate::stream::current(device).0;
+            result::memset_d8_async(out.data_ptr(), value[0], out.nbytes(), stream)
         });
     }
     let n = out.size() as u64;

@@ -2,8 +2,15 @@
 
 from gpupy import _gpupy
 from gpupy._gpupy import CUDARuntimeError, Event, OutOfMemoryError, get_elapsed_time
-from gpupy.cuda import memory, runtime
+from gpupy.cuda import memory, pinned_memory, runtime
 from gpupy.cuda.memory import MemoryPool
+from gpupy.cuda.pinned_memory import (
+    PinnedMemoryPointer,
+    PinnedMemoryPool,
+    alloc_pinned_memory,
+    get_default_pinned_memory_pool,
+)
+from gpupy.cuda.stream import ExternalStream, Stream, get_current_stream
 
 
 def is_available():
@@ -62,36 +69,18 @@ class Device:
         return f"<CUDA Device {self.id}>"
 
 
-class Stream:
-    """A CUDA stream. gpupy queues all work on the default (null) stream so far."""
-
-    null = None
-
-    def __init__(self, null=False):
-        if not null:
-            raise NotImplementedError("gpupy runs on the null stream so far: use gpupy.cuda.Stream.null")
-
-    def synchronize(self):
-        """Waits for all work queued on the stream."""
-        _gpupy.device_synchronize(_gpupy.get_device_id())
-
-    def __repr__(self):
-        return "<gpupy.cuda.Stream null>"
-
-
-Stream.null = Stream(null=True)
-
-
-def get_current_stream():
-    return Stream.null
-
-
 __all__ = [
     "CUDARuntimeError",
     "OutOfMemoryError",
     "Device",
     "Event",
     "Stream",
+    "ExternalStream",
+    "PinnedMemoryPointer",
+    "PinnedMemoryPool",
+    "alloc_pinned_memory",
+    "get_default_pinned_memory_pool",
+    "pinned_memory",
     "MemoryPool",
     "get_elapsed_time",
     "get_current_stream",

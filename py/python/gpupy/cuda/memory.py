@@ -1,7 +1,9 @@
 """The device memory pool (CuPy's ``cupy.cuda.MemoryPool``).
 
-gpupy keeps one caching pool per device in Rust; this class is a view of the current
-device's pool with CuPy's method names.
+gpupy keeps one caching pool per device in Rust, with a free list per stream (a block
+freed on a stream is reused only by later work on that stream, which runs after the
+block's last use); this class is a view of the current device's pool with CuPy's method
+names.
 """
 
 from gpupy import _gpupy
@@ -27,9 +29,33 @@ class MemoryPool:
         """Bytes in cached blocks, ready for reuse."""
         return _gpupy.pool_free_bytes(self._id())
 
+    def n_free_blocks(self):
+        """Cached blocks, ready for reuse."""
+        return _gpupy.pool_n_free_blocks(self._id())
+
     def free_all_blocks(self, stream=None):
-        """Returns every cached block to the driver."""
+        """Returns every cached block to the driver (after waiting for the device's
+        work, which may still use them)."""
         _gpupy.pool_free_all_blocks(self._id())
+
+    def set_limit(self, size=None, fraction=None):
+        """Caps the bytes the pool holds from the driver at ``size``, or at ``fraction``
+        of the device's memory; neither (or 0) removes the cap. An allocation past it
+        frees the cache, then raises ``OutOfMemoryError``."""
+        if size is not None and fraction is not None:
+            raise ValueError("You cannot specify both size and fraction")
+        if fraction is not None:
+            if not 0 <= fraction <= 1:
+                raise ValueError("memory limit fraction out of range")
+            size = int(_gpupy.device_mem_info(self._id())[1] * fraction)
+        size = 0 if size is None else int(size)
+        if size < 0:
+            raise ValueError("memory limit size must be non-negative")
+        _gpupy.pool_set_limit(self._id(), size)
+
+    def get_limit(self):
+        """The cap set by ``set_limit`` in bytes (0: none)."""
+        return _gpupy.pool_get_limit(self._id())
 
 
 _default_pool = MemoryPool()

@@ -1,0 +1,45 @@
+"""GPU-specific extras under CuPy's ``cupyx`` names: code that imports ``cupyx`` runs with
+``gpupyx`` in its place.
+
+- ``empty_pinned``, ``zeros_pinned``, ``empty_like_pinned``, ``zeros_like_pinned``: NumPy
+  arrays in pinned host memory, which the GPU's copy engines read and write at the bus's
+  full rate.
+"""
+
+import numpy
+
+from gpupy.cuda.pinned_memory import alloc_pinned_memory
+
+
+def empty_pinned(shape, dtype=float, order="C"):
+    """A NumPy array of ``shape`` in pinned host memory, uninitialized."""
+    if order not in ("C", "F"):
+        raise ValueError("order must be 'C' or 'F'")
+    shape = (shape,) if numpy.ndim(shape) == 0 else tuple(shape)
+    dtype = numpy.dtype(dtype)
+    count = int(numpy.prod(shape, dtype=numpy.int64))
+    if any(n < 0 for n in shape):
+        raise ValueError("negative dimensions are not allowed")
+    mem = alloc_pinned_memory(count * dtype.itemsize)
+    flat = numpy.frombuffer(mem.buffer(), dtype=dtype, count=count)
+    return flat.reshape(shape, order=order)
+
+
+def zeros_pinned(shape, dtype=float, order="C"):
+    """A NumPy array of ``shape`` in pinned host memory, zero-filled."""
+    a = empty_pinned(shape, dtype, order)
+    a[...] = 0
+    return a
+
+
+def empty_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
+    """A pinned NumPy array of ``a``'s shape and dtype (C order), uninitialized."""
+    return empty_pinned(a.shape if shape is None else shape, a.dtype if dtype is None else dtype)
+
+
+def zeros_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
+    """A pinned NumPy array of ``a``'s shape and dtype (C order), zero-filled."""
+    return zeros_pinned(a.shape if shape is None else shape, a.dtype if dtype is None else dtype)
+
+
+__all__ = ["empty_pinned", "zeros_pinned", "empty_like_pinned", "zeros_like_pinned"]
