@@ -3,12 +3,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::result;
 
 use crate::buffer::Buffer;
 use crate::device::Device;
 use crate::dtype::DType;
-use crate::error::{Error, Result, check};
+use crate::error::{Error, Result};
 use crate::layout::{Index, Layout};
 
 #[derive(Clone)]
@@ -148,17 +147,8 @@ impl Array {
                 bytes.len()
             )));
         }
-        if !bytes.is_empty() {
-            device.bind()?;
-            let (stream, _) = crate::stream::current(device);
-            // SAFETY: the destination block holds nbytes; the source slice is that long.
-            // From pageable memory the driver has read the source when the call returns;
-            // the wait covers pinned sources, which it reads later.
-            check("cuMemcpyHtoDAsync", unsafe {
-                result::memcpy_htod_async(out.data_ptr(), bytes, stream)
-            })?;
-            crate::stream::synchronize_current(device)?;
-        }
+        // The destination block holds nbytes, the length of `bytes` (checked above).
+        crate::transfer::to_device(device, out.data_ptr(), bytes)?;
         Ok(out)
     }
 
@@ -184,15 +174,9 @@ impl Array {
                     .into(),
             ));
         }
-        let device = self.device();
-        device.bind()?;
-        let (stream, _) = crate::stream::current(device);
-        // SAFETY: the array is C-contiguous with nbytes bytes from data_ptr, inside its
-        // block; `dst` is borrowed until the wait below, after which the copy is done.
-        check("cuMemcpyDtoHAsync", unsafe {
-            result::memcpy_dtoh_async(dst, self.data_ptr(), stream)
-        })?;
-        crate::stream::synchronize_current(device)
+        // The array is C-contiguous: nbytes (the length of `dst`) from data_ptr lie inside
+        // its block.
+        crate::transfer::to_host(self.device(), dst, self.data_ptr())
     }
 }
 

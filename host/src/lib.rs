@@ -10,6 +10,7 @@
 //! - `array`: the N-d strided array over a shared device buffer; `interop`: arrays over
 //!   other libraries' memory (`__cuda_array_interface__`, DLPack);
 //! - `ops`: one function per operation, each choosing and launching kernels;
+//! - `transfer`: host <-> device copies (pinned staging, several threads at once);
 //! - `stream`: streams and each thread's current stream, which every launch, copy and
 //!   allocation uses; `event`: CUDA events for timing and synchronization.
 //!
@@ -30,6 +31,7 @@ pub mod ops;
 pub mod pool;
 pub mod stream;
 pub mod table;
+pub mod transfer;
 
 pub use array::Array;
 pub use dtype::DType;

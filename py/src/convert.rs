@@ -106,6 +106,47 @@ pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> 
     Ok(out)
 }
 
+/// Copies `a`'s values into the NumPy array `out`, which must be C-contiguous,
+/// writeable and of `a`'s shape and dtype (CuPy's `get(out=)` rules).
+pub fn to_numpy_into(py: Python<'_>, a: &Array, out: &Bound<'_, PyAny>) -> PyResult<()> {
+    let arr = out
+        .cast::<PyUntypedArray>()
+        .map_err(|_| PyTypeError::new_err("out must be a numpy.ndarray"))?;
+    if arr.shape() != a.shape() {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "Shape mismatch. Old shape: {:?}, new shape: {:?}",
+            a.shape(),
+            arr.shape()
+        )));
+    }
+    if to_dtype(py, arr.dtype().as_any())? != a.dtype() {
+        return Err(PyTypeError::new_err(format!(
+            "dtype mismatch: out is {}, the array is {}",
+            arr.dtype(),
+            a.dtype().name()
+        )));
+    }
+    let writeable: bool = out.getattr("flags")?.getattr("writeable")?.extract()?;
+    if !arr.is_c_contiguous() || !writeable {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "out must be a C-contiguous, writeable numpy.ndarray",
+        ));
+    }
+    let nbytes = a.nbytes();
+    // SAFETY: `out` is a C-contiguous array of exactly `nbytes` bytes (its shape and
+    // dtype are the array's, checked above), kept alive by the caller's reference.
+    let dst = unsafe {
+        let data = (*arr.as_array_ptr()).fields.data as *mut u8;
+        if nbytes == 0 {
+            &mut [][..]
+        } else {
+            std::slice::from_raw_parts_mut(data, nbytes)
+        }
+    };
+    py.detach(|| gpupy_host::ops::elementwise::copy::to_host(a, dst))
+        .or_raise()
+}
+
 /// A C-contiguous, native-byte-order NumPy array of `value` (of `dtype` when given).
 pub fn prepare_host<'py>(
     py: Python<'py>,

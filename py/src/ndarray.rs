@@ -77,26 +77,48 @@ impl NdArray {
         NdArray::wrap(py, self.inner.transpose(axes.as_deref()).or_raise()?)
     }
 
-    /// A NumPy copy of the array (CuPy's `get`); waits for the work that produces it.
-    #[pyo3(signature = (stream = None, order = "C", out = None))]
+    /// A NumPy copy of the array (CuPy's `get`), or the copy written into the NumPy
+    /// array `out` (C-contiguous, of the array's shape and dtype; pinned memory copies
+    /// fastest). It runs on `stream` (the current stream when None) after the work
+    /// queued there, and returns when the values are on the host (`blocking` is
+    /// accepted for CuPy's signature; the copy always completes first).
+    #[pyo3(signature = (stream = None, order = "C", out = None, blocking = true))]
     fn get<'py>(
         &self,
         py: Python<'py>,
         stream: Option<&Bound<'_, PyAny>>,
         order: &str,
-        out: Option<&Bound<'_, PyAny>>,
+        out: Option<&Bound<'py, PyAny>>,
+        blocking: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let _ = stream;
-        if order != "C" || out.is_some() {
-            return Err(PyValueError::new_err(
-                "gpupy's get supports order='C' and out=None so far",
-            ));
+        let _ = blocking;
+        if order != "C" {
+            return Err(PyValueError::new_err("gpupy's get supports order='C' so far"));
         }
-        to_numpy(py, &self.inner)
+        crate::stream::on_stream(stream, || match out {
+            None => to_numpy(py, &self.inner),
+            Some(out) => {
+                crate::convert::to_numpy_into(py, &self.inner, out)?;
+                Ok(out.clone())
+            }
+        })
     }
 
-    /// Copies a NumPy array of the same shape into this array (CuPy's `set`).
-    fn set(&self, py: Python<'_>, arr: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Copies a NumPy array of the same shape into this array (CuPy's `set`), on
+    /// `stream` (the current stream when None).
+    #[pyo3(signature = (arr, stream = None))]
+    fn set(
+        &self,
+        py: Python<'_>,
+        arr: &Bound<'_, PyAny>,
+        stream: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        crate::stream::on_stream(stream, || self.set_now(py, arr))
+    }
+}
+
+impl NdArray {
+    fn set_now(&self, py: Python<'_>, arr: &Bound<'_, PyAny>) -> PyResult<()> {
         let host = prepare_host(py, arr, Some(self.inner.dtype()))?;
         let src = from_numpy(py, &host)?;
         if src.shape() != self.inner.shape() {
@@ -108,7 +130,10 @@ impl NdArray {
         }
         copy::copy_into(&src, &self.inner).or_raise()
     }
+}
 
+#[pymethods]
+impl NdArray {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(to_numpy(py, &self.inner)?.repr()?.to_string())
     }

@@ -133,6 +133,21 @@ fn stream_of<'py>(s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyStream>> {
         })
 }
 
+/// Runs `f` with `stream` (a gpupy Stream, or None: the current stream) as the calling
+/// thread's current stream, restoring the previous one after.
+pub fn on_stream<T>(stream: Option<&Bound<'_, PyAny>>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match stream.filter(|s| !s.is_none()) {
+        None => f(),
+        Some(s) => {
+            let s = stream_of(s)?;
+            let previous = stream::set_current(s.get().inner.clone());
+            let r = f();
+            stream::set_current(previous);
+            r
+        }
+    }
+}
+
 /// CuPy's `cupy.cuda.Event`, on the current device.
 #[pyclass(name = "Event", module = "gpupy.cuda")]
 pub struct Event {

@@ -122,10 +122,11 @@ def _is_gpu_device(device):
     return isinstance(device, Device) or device in ("cuda", "gpu")
 
 
-def asnumpy(a, stream=None, order="C", out=None):
-    """A NumPy array with the values of ``a`` (a device copy for gpupy arrays)."""
+def asnumpy(a, stream=None, order="C", out=None, blocking=True):
+    """A NumPy array with the values of ``a`` (a device copy for gpupy arrays; into
+    ``out`` when given, on ``stream`` when given)."""
     if isinstance(a, ndarray):
-        return a.get(stream=stream, order=order, out=out)
+        return a.get(stream=stream, order=order, out=out, blocking=blocking)
     return numpy.asarray(a, order=order)
 
 
