@@ -23,11 +23,11 @@ use crate::pinned::Pinned;
 use crate::stream::{self, Stream};
 
 /// Bytes per staging buffer (each worker has two).
-const STAGE: usize = 4 << 20;
+const STAGE: usize = 2 << 20;
 /// Copies from this size on use the pipeline.
-const PIPELINE_FROM: usize = 8 << 20;
+const PIPELINE_FROM: usize = 4 << 20;
 /// The most worker threads of one copy.
-const MAX_WORKERS: usize = 8;
+const MAX_WORKERS: usize = 16;
 
 /// Whether the driver knows `ptr` as page-locked host memory (pinned by gpupy or
 /// registered by another library).
