@@ -260,11 +260,19 @@ def test_asnumpy_order_and_out(rng):
     assert type(got) is np.ndarray
     np.testing.assert_array_equal(got, x, strict=True)
     np.testing.assert_array_equal(gp.asnumpy(g.T), x.T, strict=True)
-    # gpupy's device-to-host copy writes C order into a new array only (py/src ndarray.get).
-    with pytest.raises(ValueError, match="order='C' and out=None"):
+    # gpupy's device-to-host copy writes C order (py/src ndarray.get), into a new array
+    # or into out= of the same shape and dtype.
+    with pytest.raises(ValueError, match="order='C'"):
         gp.asnumpy(g, order="F")
-    with pytest.raises(ValueError, match="order='C' and out=None"):
-        gp.asnumpy(g, out=np.empty((4, 5)))
+    out = np.full((4, 5), np.nan)
+    assert gp.asnumpy(g, out=out) is out
+    np.testing.assert_array_equal(out, x, strict=True)
+    with pytest.raises(ValueError, match="Shape mismatch"):
+        gp.asnumpy(g, out=np.empty((5, 4)))
+    with pytest.raises(TypeError, match="dtype mismatch"):
+        gp.asnumpy(g, out=np.empty((4, 5), np.float32))
+    with pytest.raises(ValueError, match="C-contiguous, writeable"):
+        gp.asnumpy(g, out=np.empty((5, 4)).T)
     # Host input: NumPy's asarray with the order.
     f = gp.asnumpy(x, order="F")
     assert f.flags.f_contiguous

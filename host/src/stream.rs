@@ -22,8 +22,9 @@ use crate::event::Event;
 
 /// The id of the legacy null stream (handle 0), the same on every thread.
 pub const NULL_ID: u64 = 0;
-/// The per-thread default stream's handle (`CU_STREAM_PER_THREAD`).
-const PER_THREAD_HANDLE: usize = 2;
+/// The per-thread default stream's handle (`CU_STREAM_PER_THREAD`): it names a
+/// different stream on each thread that uses it.
+pub const PER_THREAD_HANDLE: usize = 2;
 
 /// Ids for created, external and per-thread streams; 0 is the null stream's.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);

@@ -104,6 +104,7 @@ pub fn to_device(device: &'static Device, dst: u64, src: &[u8]) -> Result<()> {
         })?;
         return s.synchronize();
     }
+    let s = worker_stream(device, &s)?;
     let share = src.len().div_ceil(workers(src.len()));
     thread::scope(|scope| {
         let jobs: Vec<_> = src
@@ -117,6 +118,21 @@ pub fn to_device(device: &'static Device, dst: u64, src: &[u8]) -> Result<()> {
             .collect();
         join(jobs)
     })
+}
+
+/// The stream the workers queue their copies on: the caller's, unless that is the
+/// per-thread default stream, whose handle names another stream on each worker thread;
+/// then a private stream that first waits for the caller's work. (Every worker waits for
+/// its own copies before it returns, so later work needs no wait in the other direction.)
+fn worker_stream(device: &'static Device, s: &Stream) -> Result<Stream> {
+    if s.ptr() != stream::PER_THREAD_HANDLE {
+        return Ok(s.clone());
+    }
+    let private = Stream::new(device, true, 0)?;
+    let mut ready = Event::new(device, false)?;
+    ready.record(Some(s))?;
+    private.wait_event(&ready)?;
+    Ok(private)
 }
 
 /// One worker of `to_device`: `part` to device address `dst`, through two stages.
@@ -161,6 +177,7 @@ pub fn to_host(device: &'static Device, dst: &mut [u8], src: u64) -> Result<()> 
         })?;
         return s.synchronize();
     }
+    let s = worker_stream(device, &s)?;
     let share = dst.len().div_ceil(workers(dst.len()));
     thread::scope(|scope| {
         let jobs: Vec<_> = dst

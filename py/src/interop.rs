@@ -535,17 +535,6 @@ impl NdArray {
         dlpack(py, &self.inner, stream, max_version, dl_device, copy)
     }
 
-    /// The device address of element (0, ..., 0) (`a.data.ptr` in Python).
-    #[getter]
-    fn _data_ptr(&self) -> u64 {
-        self.inner.data_ptr()
-    }
-
-    #[getter]
-    fn _device_id(&self) -> usize {
-        self.inner.device().id
-    }
-
     /// `(kDLCUDA, device id)`.
     fn __dlpack_device__(&self) -> (i32, i32) {
         (KDL_CUDA, self.inner.device().id as i32)

@@ -7,30 +7,9 @@ names.
 """
 
 from gpupy import _gpupy
-from gpupy._gpupy import OutOfMemoryError, ndarray
+from gpupy._gpupy import OutOfMemoryError
 
 
-class MemoryPointer:
-    """Where an array's data starts (CuPy's ``a.data``): ``ptr`` is the device address
-    of element (0, ..., 0)."""
-
-    def __init__(self, ptr, device_id):
-        self.ptr = ptr
-        self.device_id = device_id
-
-    def __int__(self):
-        return self.ptr
-
-    def __repr__(self):
-        return f"<gpupy.cuda.MemoryPointer {self.ptr:#x} (device {self.device_id})>"
-
-
-def _data(a):
-    """``a.data``: a MemoryPointer to element (0, ..., 0)."""
-    return MemoryPointer(a._data_ptr, a._device_id)
-
-
-ndarray.data = property(_data)
 
 
 class MemoryPool:
@@ -88,4 +67,4 @@ def get_default_memory_pool():
     return _default_pool
 
 
-__all__ = ["MemoryPointer", "MemoryPool", "OutOfMemoryError", "get_default_memory_pool"]
+__all__ = ["MemoryPool", "OutOfMemoryError", "get_default_memory_pool"]
