@@ -171,3 +171,113 @@ def test_empty_pinned_bad_arguments():
         gpupyx.empty_pinned((2,), order="K")
     with pytest.raises(TypeError, match="data type"):
         gpupyx.empty_pinned((2,), dtype="not a dtype")
+
+
+def test_non_blocking_get_and_set_with_pinned_memory(rng):
+    """``get(out=pinned, blocking=False)`` and ``set(pinned, stream=)`` only queue the
+    copy on the stream; after the stream's synchronize the values are there. The host
+    array is kept alive until the copy has run even when the caller drops it."""
+    s = gp.cuda.Stream(non_blocking=True)
+    x = random_array(rng, (1000, 777), np.float64)
+    g = gp.empty(x.shape, dtype=np.float64)
+    p = gpupyx.empty_pinned(x.shape, dtype=np.float64)
+    p[...] = x
+    g.set(p, stream=s)
+    del p
+    gc.collect()
+    with s:
+        doubled = g * 2.0
+    out = gpupyx.zeros_pinned(x.shape, dtype=np.float64)
+    assert doubled.get(stream=s, out=out, blocking=False) is out
+    s.synchronize()
+    np.testing.assert_array_equal(out, x * 2.0, strict=True)
+    # A pageable out= cannot be copied asynchronously: the copy completes on return.
+    pageable = np.zeros_like(x)
+    doubled.get(stream=s, out=pageable, blocking=False)
+    np.testing.assert_array_equal(pageable, x * 2.0, strict=True)
+
+
+class _Held:
+    """What a user allocator returns: ``ptr`` and the object that keeps the memory."""
+
+    def __init__(self, ptr, keep):
+        self.ptr, self.keep = ptr, keep
+
+
+def test_set_allocator_routes_device_allocations(rng):
+    """``gp.cuda.set_allocator(f)`` makes every new device buffer ``f(size)``'s memory
+    (here PyTorch's caching allocator); results stay right; ``get_allocator`` reports it;
+    ``set_allocator(None)`` restores gpupy's pool."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    sizes = []
+
+    def torch_alloc(size):
+        sizes.append(size)
+        t = torch.empty(size, dtype=torch.uint8, device="cuda")
+        return _Held(t.data_ptr(), t)
+
+    x = random_array(rng, (301, 129), np.float32)
+    pool = gp.get_default_memory_pool()
+    gp.cuda.set_allocator(torch_alloc)
+    try:
+        assert gp.cuda.get_allocator() is torch_alloc
+        used = pool.used_bytes()
+        g = gp.asarray(x)
+        y = (g * 3.0).sum(axis=0)
+        assert_equal_to_numpy(g, x)
+        np.testing.assert_allclose(y.get(), (x.astype(np.float64) * 3.0).sum(axis=0), rtol=1e-5)
+        assert x.nbytes in sizes and pool.used_bytes() == used
+    finally:
+        gp.cuda.set_allocator(None)
+    assert gp.cuda.get_allocator() is None
+    count = len(sizes)
+    assert_equal_to_numpy(gp.asarray(x) + 1, x + 1)
+    assert len(sizes) == count
+
+
+def test_allocator_failures_are_python_errors():
+    def out_of_memory(size):
+        raise MemoryError("no")
+
+    def broken(size):
+        raise RuntimeError("broken allocator")
+
+    try:
+        gp.cuda.set_allocator(out_of_memory)
+        with pytest.raises(gp.cuda.memory.OutOfMemoryError, match="Out of memory allocating 4,000 bytes"):
+            gp.empty(1000, dtype=np.float32)
+        gp.cuda.set_allocator(broken)
+        with pytest.raises(ValueError, match="the allocator set by set_allocator failed: RuntimeError: broken allocator"):
+            gp.empty(1000, dtype=np.float32)
+        gp.cuda.set_allocator(lambda size: _Held(1, None))
+        with pytest.raises(ValueError, match="not aligned to 256 bytes"):
+            gp.empty(1000, dtype=np.float32)
+    finally:
+        gp.cuda.set_allocator(None)
+    with pytest.raises(TypeError, match="allocator must be callable or None"):
+        gp.cuda.set_allocator(3)
+    assert_equal_to_numpy(gp.ones(5), np.ones(5))
+
+
+def test_set_pinned_memory_allocator(rng):
+    """``gp.cuda.set_pinned_memory_allocator(f)``: pinned arrays come from ``f`` (here
+    CuPy's pinned allocator) and still copy at once both ways; ``None`` restores the
+    pool."""
+    cp = pytest.importorskip("cupy", reason="CuPy is not installed")
+    sizes = []
+
+    def cupy_pinned(size):
+        sizes.append(size)
+        return cp.cuda.alloc_pinned_memory(size)
+
+    x = random_array(rng, (5000,), np.complex64)
+    gp.cuda.set_pinned_memory_allocator(cupy_pinned)
+    try:
+        p = gpupyx.empty_pinned(x.shape, dtype=x.dtype)
+        assert sizes == [x.nbytes]
+        p[...] = x
+        np.testing.assert_array_equal(gp.asarray(p).get(), x, strict=True)
+    finally:
+        gp.cuda.set_pinned_memory_allocator(None)
+    q = gpupyx.empty_pinned((3,))
+    assert sizes == [x.nbytes] and q.shape == (3,)

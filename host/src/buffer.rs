@@ -62,6 +62,21 @@ impl Drop for Buffer {
 /// that only a reference cycle keeps.
 static OOM_HOOK: RwLock<Option<fn()>> = RwLock::new(None);
 
+/// Memory from someone else's allocator: the address of at least the requested bytes,
+/// and the value that keeps them allocated until it is dropped.
+pub type Allocation = (u64, Box<dyn Any + Send + Sync>);
+
+/// A user's allocator in place of the pool (CuPy's `set_allocator`): called with a size
+/// in bytes, it returns memory of the current device, ordered as its owner orders it.
+pub type Allocator = Box<dyn Fn(usize) -> Result<Allocation> + Send + Sync>;
+
+static ALLOCATOR: RwLock<Option<Allocator>> = RwLock::new(None);
+
+/// Routes every new device buffer through `allocator` (None: back to gpupy's pool).
+pub fn set_allocator(allocator: Option<Allocator>) {
+    *ALLOCATOR.write().unwrap_or_else(|p| p.into_inner()) = allocator;
+}
+
 /// Sets the out-of-memory hook (see `OOM_HOOK`).
 pub fn set_oom_hook(hook: fn()) {
     *OOM_HOOK.write().unwrap_or_else(|p| p.into_inner()) = Some(hook);
@@ -79,6 +94,20 @@ impl Buffer {
                 bytes: 0,
                 device,
                 owner,
+            });
+        }
+        if let Some(allocate) = &*ALLOCATOR.read().unwrap_or_else(|p| p.into_inner()) {
+            let (ptr, owner) = allocate(bytes)?;
+            if ptr % 256 != 0 {
+                return Err(Error::Value(format!(
+                    "the allocator returned {ptr:#x}, not aligned to 256 bytes as CUDA's allocations are"
+                )));
+            }
+            return Ok(Buffer {
+                ptr,
+                bytes,
+                device,
+                owner: Owner::Foreign(owner),
             });
         }
         let class = size_class(bytes);

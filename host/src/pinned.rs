@@ -6,8 +6,9 @@
 //! device blocks are (`pool.rs`), for the next request. Blocks are portable: every
 //! context of the process may use them.
 
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use cudarc::driver::{result, sys};
 
@@ -43,12 +44,34 @@ pub struct Pinned(Arc<Block>);
 struct Block {
     ptr: usize,
     bytes: usize,
+    /// What keeps memory from a user's allocator (None: a block of the pool).
+    owner: Option<Box<dyn Any + Send + Sync>>,
+}
+
+/// A user's pinned-memory allocator (CuPy's `set_pinned_memory_allocator`): called with
+/// a size in bytes, it returns the host address of that much page-locked memory and the
+/// value that keeps it.
+pub type Allocator = Box<dyn Fn(usize) -> Result<(usize, Box<dyn Any + Send + Sync>)> + Send + Sync>;
+
+static ALLOCATOR: RwLock<Option<Allocator>> = RwLock::new(None);
+
+/// Routes every new pinned block through `allocator` (None: back to gpupy's pool).
+pub fn set_allocator(allocator: Option<Allocator>) {
+    *ALLOCATOR.write().unwrap_or_else(|p| p.into_inner()) = allocator;
 }
 
 impl Pinned {
     /// At least `bytes` bytes of pinned memory (`device`'s context makes the driver
     /// call; the block serves every device).
     pub fn alloc(device: &Device, bytes: usize) -> Result<Pinned> {
+        if let Some(allocate) = &*ALLOCATOR.read().unwrap_or_else(|p| p.into_inner()) {
+            let (ptr, owner) = allocate(bytes)?;
+            return Ok(Pinned(Arc::new(Block {
+                ptr,
+                bytes,
+                owner: Some(owner),
+            })));
+        }
         let class = size_class(bytes.max(1));
         let cached = {
             let mut p = lock();
@@ -72,7 +95,11 @@ impl Pinned {
                 ptr
             }
         };
-        Ok(Pinned(Arc::new(Block { ptr, bytes })))
+        Ok(Pinned(Arc::new(Block {
+            ptr,
+            bytes,
+            owner: None,
+        })))
     }
 
     /// The host address of the first byte.
@@ -87,6 +114,9 @@ impl Pinned {
 
 impl Drop for Block {
     fn drop(&mut self) {
+        if self.owner.is_some() {
+            return; // the user's allocator's memory: its owner (dropped next) frees it
+        }
         let class = size_class(self.bytes.max(1));
         let mut p = lock();
         p.used -= class;

@@ -31,7 +31,7 @@ const MAX_WORKERS: usize = 16;
 
 /// Whether the driver knows `ptr` as page-locked host memory (pinned by gpupy or
 /// registered by another library).
-fn is_pinned(device: &Device, ptr: *const u8) -> Result<bool> {
+pub fn is_pinned(device: &Device, ptr: *const u8) -> Result<bool> {
     device.bind()?;
     let mut kind: u32 = 0;
     // SAFETY: the driver writes one `CUmemorytype` (a u32) for this attribute; an
@@ -234,6 +234,43 @@ fn stage_out(device: &'static Device, s: &Stream, part: &mut [u8], src: u64) -> 
         }
     }
     Ok(())
+}
+
+/// Queues a copy of `len` bytes of pinned host memory at `src` to device address `dst`
+/// on the current stream, and returns at once (CuPy's non-blocking transfers).
+///
+/// # Safety
+/// `src..src + len` is pinned host memory that stays allocated and unchanged until the
+/// stream reaches the copy (the caller keeps its owner, e.g. by a host function queued
+/// after it); `dst` holds `len` bytes of `device`.
+pub unsafe fn to_device_async(device: &'static Device, dst: u64, src: *const u8, len: usize) -> Result<()> {
+    if len == 0 {
+        return Ok(());
+    }
+    let (s, _) = stream::current(device);
+    device.bind()?;
+    // SAFETY: per the contract.
+    check("cuMemcpyHtoDAsync", unsafe {
+        sys::cuMemcpyHtoDAsync_v2(dst, src.cast(), len, s).result()
+    })
+}
+
+/// Queues a copy of `len` bytes from device address `src` into pinned host memory at
+/// `dst` on the current stream, and returns at once.
+///
+/// # Safety
+/// `dst..dst + len` is pinned host memory that stays allocated, and is not read, until
+/// the stream reaches the copy; `src` holds `len` bytes of `device` until then.
+pub unsafe fn to_host_async(device: &'static Device, dst: *mut u8, src: u64, len: usize) -> Result<()> {
+    if len == 0 {
+        return Ok(());
+    }
+    let (s, _) = stream::current(device);
+    device.bind()?;
+    // SAFETY: per the contract.
+    check("cuMemcpyDtoHAsync", unsafe {
+        sys::cuMemcpyDtoHAsync_v2(dst.cast(), src, len, s).result()
+    })
 }
 
 /// Waits for every worker; the first error (or a worker's panic, as an error) wins.

@@ -1,7 +1,7 @@
 //! Crossing the boundary: NumPy dtypes to `DType` and back, NumPy arrays to device
 //! arrays and back. NumPy dtype objects are made once and cached.
 
-use gpupy_host::{Array, DType, device};
+use gpupy_host::{Array, DType, device, stream, transfer};
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -107,8 +107,10 @@ pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> 
 }
 
 /// Copies `a`'s values into the NumPy array `out`, which must be C-contiguous,
-/// writeable and of `a`'s shape and dtype (CuPy's `get(out=)` rules).
-pub fn to_numpy_into(py: Python<'_>, a: &Array, out: &Bound<'_, PyAny>) -> PyResult<()> {
+/// writeable and of `a`'s shape and dtype (CuPy's `get(out=)` rules). Without
+/// `blocking`, a C-contiguous `a` copied into pinned memory is only queued on the
+/// current stream (CuPy's non-blocking `get`: synchronize the stream before reading).
+pub fn to_numpy_into(py: Python<'_>, a: &Array, out: &Bound<'_, PyAny>, blocking: bool) -> PyResult<()> {
     let arr = out
         .cast::<PyUntypedArray>()
         .map_err(|_| PyTypeError::new_err("out must be a numpy.ndarray"))?;
@@ -133,6 +135,18 @@ pub fn to_numpy_into(py: Python<'_>, a: &Array, out: &Bound<'_, PyAny>) -> PyRes
         ));
     }
     let nbytes = a.nbytes();
+    // SAFETY: reads the data pointer of a live NumPy array.
+    let data = unsafe { (*arr.as_array_ptr()).fields.data as *mut u8 };
+    let dev = a.device();
+    if !blocking && nbytes > 0 && a.layout().is_c_contiguous() && transfer::is_pinned(dev, data).or_raise()? {
+        // SAFETY: `out` is pinned memory of `nbytes` bytes (checked above) that the host
+        // function queued after the copy keeps alive, with `a`, until the stream passes it.
+        unsafe { transfer::to_host_async(dev, data, a.data_ptr(), nbytes) }.or_raise()?;
+        let keep = (out.clone().unbind(), a.clone());
+        return stream::current_stream(dev)
+            .launch_host_func(Box::new(move || drop(keep)))
+            .or_raise();
+    }
     // SAFETY: `out` is a C-contiguous array of exactly `nbytes` bytes (its shape and
     // dtype are the array's, checked above), kept alive by the caller's reference.
     let dst = unsafe {
@@ -145,6 +159,36 @@ pub fn to_numpy_into(py: Python<'_>, a: &Array, out: &Bound<'_, PyAny>) -> PyRes
     };
     py.detach(|| gpupy_host::ops::elementwise::copy::to_host(a, dst))
         .or_raise()
+}
+
+/// Copies the NumPy array `host` (C-contiguous, of `a`'s shape and dtype) into `a`;
+/// when `host` is pinned and `a` C-contiguous, only queued on the current stream (CuPy's
+/// `set(arr, stream=)`), else complete on return. False when `host` does not qualify for
+/// the queued copy (the caller copies it the ordinary way).
+pub fn queue_from_pinned(a: &Array, host: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let Ok(arr) = host.cast::<PyUntypedArray>() else {
+        return Ok(false);
+    };
+    let nbytes = a.nbytes();
+    // SAFETY: reads the data pointer of a live NumPy array.
+    let data = unsafe { (*arr.as_array_ptr()).fields.data as *const u8 };
+    let dev = a.device();
+    let fits = arr.is_c_contiguous()
+        && arr.shape() == a.shape()
+        && to_dtype(host.py(), arr.dtype().as_any())? == a.dtype()
+        && a.layout().is_c_contiguous()
+        && nbytes > 0;
+    if !fits || !transfer::is_pinned(dev, data).or_raise()? {
+        return Ok(false);
+    }
+    // SAFETY: `host` is pinned memory of `nbytes` bytes (checked above), kept alive with
+    // `a` by the host function queued after the copy until the stream passes it.
+    unsafe { transfer::to_device_async(dev, a.data_ptr(), data, nbytes) }.or_raise()?;
+    let keep = (host.clone().unbind(), a.clone());
+    stream::current_stream(dev)
+        .launch_host_func(Box::new(move || drop(keep)))
+        .or_raise()?;
+    Ok(true)
 }
 
 /// A C-contiguous, native-byte-order NumPy array of `value` (of `dtype` when given).

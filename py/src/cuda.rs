@@ -1,7 +1,10 @@
 //! Devices and the memory pool, for the Python layer's `gpupy.cuda` (which gives them
 //! CuPy's names and classes); streams and events are in `stream.rs`.
 
+use std::any::Any;
+
 use gpupy_host::{device, pinned};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -161,6 +164,51 @@ fn pinned_stats() -> (usize, usize, usize) {
     )
 }
 
+/// The memory a user's allocator returns for `size` bytes: its object's `ptr`, and the
+/// object itself, which keeps the memory. A MemoryError from it reads as gpupy's
+/// out-of-memory error; any other failure as a ValueError naming it.
+fn call_allocator(f: &Py<PyAny>, size: usize) -> gpupy_host::Result<(u64, Box<dyn Any + Send + Sync>)> {
+    Python::attach(|py| {
+        let failed = |e: PyErr| {
+            if e.is_instance_of::<PyMemoryError>(py) {
+                gpupy_host::Error::OutOfMemory {
+                    requested: size,
+                    held: 0,
+                    limit: 0,
+                }
+            } else {
+                gpupy_host::Error::Value(format!("the allocator set by set_allocator failed: {e}"))
+            }
+        };
+        let mem = f.call1(py, (size,)).map_err(failed)?;
+        let ptr = mem
+            .getattr(py, "ptr")
+            .and_then(|p| p.extract::<u64>(py))
+            .map_err(failed)?;
+        Ok((ptr, Box::new(mem) as Box<dyn Any + Send + Sync>))
+    })
+}
+
+/// Routes device allocations through `allocator(size) -> object with .ptr` (None: back
+/// to gpupy's pool), as CuPy's `set_allocator`.
+#[pyfunction]
+#[pyo3(signature = (allocator = None))]
+fn set_allocator(allocator: Option<Py<PyAny>>) {
+    gpupy_host::buffer::set_allocator(allocator.map(|f| -> gpupy_host::buffer::Allocator {
+        Box::new(move |size| call_allocator(&f, size))
+    }));
+}
+
+/// Routes pinned host allocations through `allocator(size) -> object with .ptr` (None:
+/// back to gpupy's pinned pool), as CuPy's `set_pinned_memory_allocator`.
+#[pyfunction]
+#[pyo3(signature = (allocator = None))]
+fn set_pinned_memory_allocator(allocator: Option<Py<PyAny>>) {
+    pinned::set_allocator(allocator.map(|f| -> pinned::Allocator {
+        Box::new(move |size| call_allocator(&f, size).map(|(p, owner)| (p as usize, owner)))
+    }));
+}
+
 /// `ptxas -v` output of every kernel for sm_90 (registers, stack frames, spills).
 #[pyfunction]
 fn ptxas_report() -> &'static str {
@@ -192,6 +240,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pool_set_limit, m)?)?;
     m.add_function(wrap_pyfunction!(pool_get_limit, m)?)?;
     m.add_class::<PyPinned>()?;
+    m.add_function(wrap_pyfunction!(set_allocator, m)?)?;
+    m.add_function(wrap_pyfunction!(set_pinned_memory_allocator, m)?)?;
     m.add_function(wrap_pyfunction!(pinned_alloc, m)?)?;
     m.add_function(wrap_pyfunction!(pinned_free_all_blocks, m)?)?;
     m.add_function(wrap_pyfunction!(pinned_stats, m)?)?;

@@ -80,8 +80,9 @@ impl NdArray {
     /// A NumPy copy of the array (CuPy's `get`), or the copy written into the NumPy
     /// array `out` (C-contiguous, of the array's shape and dtype; pinned memory copies
     /// fastest). It runs on `stream` (the current stream when None) after the work
-    /// queued there, and returns when the values are on the host (`blocking` is
-    /// accepted for CuPy's signature; the copy always completes first).
+    /// queued there, and returns when the values are on the host, except with
+    /// `blocking=False` into a pinned `out`: then the copy is only queued (synchronize
+    /// the stream before reading `out`), as in CuPy.
     #[pyo3(signature = (stream = None, order = "C", out = None, blocking = true))]
     fn get<'py>(
         &self,
@@ -91,21 +92,22 @@ impl NdArray {
         out: Option<&Bound<'py, PyAny>>,
         blocking: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let _ = blocking;
         if order != "C" {
             return Err(PyValueError::new_err("gpupy's get supports order='C' so far"));
         }
         crate::stream::on_stream(stream, || match out {
             None => to_numpy(py, &self.inner),
             Some(out) => {
-                crate::convert::to_numpy_into(py, &self.inner, out)?;
+                crate::convert::to_numpy_into(py, &self.inner, out, blocking)?;
                 Ok(out.clone())
             }
         })
     }
 
     /// Copies a NumPy array of the same shape into this array (CuPy's `set`), on
-    /// `stream` (the current stream when None).
+    /// `stream` (the current stream when None). With a `stream`, a pinned C-contiguous
+    /// array of the same dtype is only queued (as in CuPy); otherwise the copy is
+    /// complete on return.
     #[pyo3(signature = (arr, stream = None))]
     fn set(
         &self,
@@ -113,7 +115,13 @@ impl NdArray {
         arr: &Bound<'_, PyAny>,
         stream: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        crate::stream::on_stream(stream, || self.set_now(py, arr))
+        let queued = stream.is_some_and(|s| !s.is_none());
+        crate::stream::on_stream(stream, || {
+            if queued && crate::convert::queue_from_pinned(&self.inner, arr)? {
+                return Ok(());
+            }
+            self.set_now(py, arr)
+        })
     }
 }
 

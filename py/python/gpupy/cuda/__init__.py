@@ -3,12 +3,13 @@
 from gpupy import _gpupy
 from gpupy._gpupy import CUDARuntimeError, Event, OutOfMemoryError, get_elapsed_time
 from gpupy.cuda import memory, pinned_memory, runtime
-from gpupy.cuda.memory import MemoryPool
+from gpupy.cuda.memory import MemoryPool, get_allocator, set_allocator
 from gpupy.cuda.pinned_memory import (
     PinnedMemoryPointer,
     PinnedMemoryPool,
     alloc_pinned_memory,
     get_default_pinned_memory_pool,
+    set_pinned_memory_allocator,
 )
 from gpupy.cuda.stream import ExternalStream, Stream, get_current_stream
 
@@ -81,6 +82,9 @@ __all__ = [
     "alloc_pinned_memory",
     "get_default_pinned_memory_pool",
     "pinned_memory",
+    "set_allocator",
+    "get_allocator",
+    "set_pinned_memory_allocator",
     "MemoryPool",
     "get_elapsed_time",
     "get_current_stream",

@@ -61,10 +61,29 @@ class MemoryPool:
 
 
 _default_pool = MemoryPool()
+_allocator = None
+
+
+def set_allocator(allocator=None):
+    """Routes every device allocation through ``allocator(size)``, which returns an
+    object whose ``ptr`` is the address of ``size`` bytes of the current device (kept
+    allocated while the object lives), e.g. another library's caching allocator.
+    ``None`` restores gpupy's pool. As with CuPy, the allocator owns the memory's stream
+    order: gpupy's per-stream reuse rules no longer apply to it."""
+    global _allocator
+    if allocator is not None and not callable(allocator):
+        raise TypeError("allocator must be callable or None")
+    _gpupy.set_allocator(allocator)
+    _allocator = allocator
+
+
+def get_allocator():
+    """The allocator set by ``set_allocator`` (None: gpupy's pool)."""
+    return _allocator
 
 
 def get_default_memory_pool():
     return _default_pool
 
 
-__all__ = ["MemoryPool", "OutOfMemoryError", "get_default_memory_pool"]
+__all__ = ["set_allocator", "get_allocator", "MemoryPool", "OutOfMemoryError", "get_default_memory_pool"]

@@ -67,6 +67,16 @@ class PinnedMemoryPool:
 _default_pool = PinnedMemoryPool()
 
 
+def set_pinned_memory_allocator(allocator=None):
+    """Routes pinned host allocations (``gpupyx.empty_pinned``, ``alloc_pinned_memory``
+    and the transfers' staging buffers) through ``allocator(size)``, which returns an
+    object whose ``ptr`` is the address of ``size`` bytes of page-locked host memory,
+    kept while the object lives. ``None`` restores gpupy's pinned pool."""
+    if allocator is not None and not callable(allocator):
+        raise TypeError("allocator must be callable or None")
+    _gpupy.set_pinned_memory_allocator(allocator)
+
+
 def get_default_pinned_memory_pool():
     return _default_pool
 
@@ -76,4 +86,5 @@ __all__ = [
     "PinnedMemoryPool",
     "alloc_pinned_memory",
     "get_default_pinned_memory_pool",
+    "set_pinned_memory_allocator",
 ]
