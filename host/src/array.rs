@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-
 use crate::buffer::Buffer;
 use crate::device::Device;
 use crate::dtype::DType;

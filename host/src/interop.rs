@@ -44,7 +44,10 @@ pub fn span(
     let count = shape
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .filter(|&n| n.checked_mul(itemsize).is_some_and(|b| b <= isize::MAX as usize))
+        .filter(|&n| {
+            n.checked_mul(itemsize)
+                .is_some_and(|b| b <= isize::MAX as usize)
+        })
         .ok_or_else(|| Error::Value(format!("the shape {shape:?} is too large")))?;
     let strides: Vec<i64> = match strides {
         None => Layout::contiguous(shape)
@@ -111,9 +114,7 @@ fn pointer_attribute<T: Default>(attribute: sys::CUpointer_attribute, ptr: u64) 
     let mut value = T::default();
     // SAFETY: the driver writes one value of the attribute's type (`T`, chosen by the
     // callers to match: int for the ordinal, CUdeviceptr and size_t for the range).
-    let r = unsafe {
-        sys::cuPointerGetAttribute((&raw mut value).cast(), attribute, ptr)
-    };
+    let r = unsafe { sys::cuPointerGetAttribute((&raw mut value).cast(), attribute, ptr) };
     (r == sys::CUresult::CUDA_SUCCESS).then_some(value)
 }
 
@@ -194,7 +195,10 @@ mod tests {
         assert_eq!((s.base, s.bytes, s.layout.offset), (8000, 40, 4));
         assert_eq!(s.layout.strides, vec![-1]);
         let s = span(8000, &[4, 3], Some(&[0, 8]), 8, 8).unwrap();
-        assert_eq!((s.base, s.bytes, s.layout.strides.clone()), (8000, 24, vec![0, 1]));
+        assert_eq!(
+            (s.base, s.bytes, s.layout.strides.clone()),
+            (8000, 24, vec![0, 1])
+        );
     }
 
     #[test]

@@ -51,7 +51,8 @@ struct Block {
 /// A user's pinned-memory allocator (CuPy's `set_pinned_memory_allocator`): called with
 /// a size in bytes, it returns the host address of that much page-locked memory and the
 /// value that keeps it.
-pub type Allocator = Box<dyn Fn(usize) -> Result<(usize, Box<dyn Any + Send + Sync>)> + Send + Sync>;
+pub type Allocator =
+    Box<dyn Fn(usize) -> Result<(usize, Box<dyn Any + Send + Sync>)> + Send + Sync>;
 
 static ALLOCATOR: RwLock<Option<Allocator>> = RwLock::new(None);
 
@@ -75,7 +76,11 @@ impl Pinned {
         let class = size_class(bytes.max(1));
         let cached = {
             let mut p = lock();
-            let ptr = p.free.get_or_insert_default().get_mut(&class).and_then(Vec::pop);
+            let ptr = p
+                .free
+                .get_or_insert_default()
+                .get_mut(&class)
+                .and_then(Vec::pop);
             if ptr.is_some() {
                 p.cached -= class;
                 p.blocks -= 1;
@@ -122,7 +127,11 @@ impl Drop for Block {
         p.used -= class;
         p.cached += class;
         p.blocks += 1;
-        p.free.get_or_insert_default().entry(class).or_default().push(self.ptr);
+        p.free
+            .get_or_insert_default()
+            .entry(class)
+            .or_default()
+            .push(self.ptr);
     }
 }
 
@@ -151,7 +160,12 @@ pub fn free_all_blocks(device: &Device) -> Result<()> {
         let mut p = lock();
         p.cached = 0;
         p.blocks = 0;
-        p.free.take().unwrap_or_default().into_values().flatten().collect()
+        p.free
+            .take()
+            .unwrap_or_default()
+            .into_values()
+            .flatten()
+            .collect()
     };
     device.bind()?;
     check("cuCtxSynchronize", result::ctx::synchronize())?;

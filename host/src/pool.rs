@@ -101,10 +101,18 @@ impl Pool {
     /// for and is being destroyed) to the null stream's lists.
     pub(crate) fn retire(&self, stream: u64) {
         let mut inner = self.lock();
-        let keys: Vec<_> = inner.free.keys().filter(|k| k.0 == stream).copied().collect();
+        let keys: Vec<_> = inner
+            .free
+            .keys()
+            .filter(|k| k.0 == stream)
+            .copied()
+            .collect();
         for (s, class) in keys {
             let ptrs = inner.free.remove(&(s, class)).unwrap_or_default();
-            let null = inner.free.entry((crate::stream::NULL_ID, class)).or_default();
+            let null = inner
+                .free
+                .entry((crate::stream::NULL_ID, class))
+                .or_default();
             null.extend(ptrs);
         }
     }
@@ -174,7 +182,10 @@ mod tests {
         let pool = Pool::default();
         assert!(pool.reserve(512));
         pool.give_back(0x1000, 512, 7);
-        assert_eq!((pool.used_bytes(), pool.free_bytes(), pool.n_free_blocks()), (0, 512, 1));
+        assert_eq!(
+            (pool.used_bytes(), pool.free_bytes(), pool.n_free_blocks()),
+            (0, 512, 1)
+        );
         assert_eq!(pool.take(8, 512), None, "another stream must not get it");
         assert_eq!(pool.take(7, 1024), None, "another class must not get it");
         assert_eq!(pool.take(7, 512), Some(0x1000));

@@ -243,7 +243,12 @@ fn stage_out(device: &'static Device, s: &Stream, part: &mut [u8], src: u64) -> 
 /// `src..src + len` is pinned host memory that stays allocated and unchanged until the
 /// stream reaches the copy (the caller keeps its owner, e.g. by a host function queued
 /// after it); `dst` holds `len` bytes of `device`.
-pub unsafe fn to_device_async(device: &'static Device, dst: u64, src: *const u8, len: usize) -> Result<()> {
+pub unsafe fn to_device_async(
+    device: &'static Device,
+    dst: u64,
+    src: *const u8,
+    len: usize,
+) -> Result<()> {
     if len == 0 {
         return Ok(());
     }
@@ -261,7 +266,12 @@ pub unsafe fn to_device_async(device: &'static Device, dst: u64, src: *const u8,
 /// # Safety
 /// `dst..dst + len` is pinned host memory that stays allocated, and is not read, until
 /// the stream reaches the copy; `src` holds `len` bytes of `device` until then.
-pub unsafe fn to_host_async(device: &'static Device, dst: *mut u8, src: u64, len: usize) -> Result<()> {
+pub unsafe fn to_host_async(
+    device: &'static Device,
+    dst: *mut u8,
+    src: u64,
+    len: usize,
+) -> Result<()> {
     if len == 0 {
         return Ok(());
     }
@@ -278,7 +288,9 @@ fn join(jobs: Vec<thread::ScopedJoinHandle<'_, Result<()>>>) -> Result<()> {
     let mut first = Ok(());
     for job in jobs {
         let r = job.join().unwrap_or_else(|_| {
-            Err(Error::Value("a transfer thread panicked (a gpupy bug)".into()))
+            Err(Error::Value(
+                "a transfer thread panicked (a gpupy bug)".into(),
+            ))
         });
         if first.is_ok() {
             first = r;

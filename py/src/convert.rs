@@ -110,7 +110,12 @@ pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> 
 /// writeable and of `a`'s shape and dtype (CuPy's `get(out=)` rules). Without
 /// `blocking`, a C-contiguous `a` copied into pinned memory is only queued on the
 /// current stream (CuPy's non-blocking `get`: synchronize the stream before reading).
-pub fn to_numpy_into(py: Python<'_>, a: &Array, out: &Bound<'_, PyAny>, blocking: bool) -> PyResult<()> {
+pub fn to_numpy_into(
+    py: Python<'_>,
+    a: &Array,
+    out: &Bound<'_, PyAny>,
+    blocking: bool,
+) -> PyResult<()> {
     let arr = out
         .cast::<PyUntypedArray>()
         .map_err(|_| PyTypeError::new_err("out must be a numpy.ndarray"))?;
@@ -138,7 +143,11 @@ pub fn to_numpy_into(py: Python<'_>, a: &Array, out: &Bound<'_, PyAny>, blocking
     // SAFETY: reads the data pointer of a live NumPy array.
     let data = unsafe { (*arr.as_array_ptr()).fields.data as *mut u8 };
     let dev = a.device();
-    if !blocking && nbytes > 0 && a.layout().is_c_contiguous() && transfer::is_pinned(dev, data).or_raise()? {
+    if !blocking
+        && nbytes > 0
+        && a.layout().is_c_contiguous()
+        && transfer::is_pinned(dev, data).or_raise()?
+    {
         // SAFETY: `out` is pinned memory of `nbytes` bytes (checked above) that the host
         // function queued after the copy keeps alive, with `a`, until the stream passes it.
         unsafe { transfer::to_host_async(dev, data, a.data_ptr(), nbytes) }.or_raise()?;

@@ -167,7 +167,10 @@ fn pinned_stats() -> (usize, usize, usize) {
 /// The memory a user's allocator returns for `size` bytes: its object's `ptr`, and the
 /// object itself, which keeps the memory. A MemoryError from it reads as gpupy's
 /// out-of-memory error; any other failure as a ValueError naming it.
-fn call_allocator(f: &Py<PyAny>, size: usize) -> gpupy_host::Result<(u64, Box<dyn Any + Send + Sync>)> {
+fn call_allocator(
+    f: &Py<PyAny>,
+    size: usize,
+) -> gpupy_host::Result<(u64, Box<dyn Any + Send + Sync>)> {
     Python::attach(|py| {
         let failed = |e: PyErr| {
             if e.is_instance_of::<PyMemoryError>(py) {

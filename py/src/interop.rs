@@ -47,7 +47,11 @@ fn alignment(d: DType) -> usize {
 /// A gpupy dtype from a NumPy dtype, refusing what gpupy cannot hold (non-native byte
 /// order, structured, datetime, strings) with a TypeError naming `what`.
 fn dtype_of(py: Python<'_>, spec: &Bound<'_, PyAny>, what: &str) -> PyResult<DType> {
-    let bad = || PyTypeError::new_err(format!("unsupported {what} {spec}: gpupy has no such dtype"));
+    let bad = || {
+        PyTypeError::new_err(format!(
+            "unsupported {what} {spec}: gpupy has no such dtype"
+        ))
+    };
     let d = py
         .import("numpy")?
         .getattr("dtype")?
@@ -55,7 +59,10 @@ fn dtype_of(py: Python<'_>, spec: &Bound<'_, PyAny>, what: &str) -> PyResult<DTy
         .map_err(|_| bad())?;
     let native: bool = d.getattr("isnative")?.extract()?;
     let name: String = d.getattr("name")?.extract()?;
-    DType::from_name(&name).ok().filter(|_| native).ok_or_else(bad)
+    DType::from_name(&name)
+        .ok()
+        .filter(|_| native)
+        .ok_or_else(bad)
 }
 
 // --- __cuda_array_interface__ --------------------------------------------------------
@@ -100,9 +107,8 @@ fn _from_cuda_array_interface(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResul
     let item = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
         Ok(cai.get_item(k)?.filter(|v| !v.is_none()))
     };
-    let need = |k: &str| {
-        item(k)?.ok_or_else(|| PyValueError::new_err(format!("{WHAT} has no '{k}'")))
-    };
+    let need =
+        |k: &str| item(k)?.ok_or_else(|| PyValueError::new_err(format!("{WHAT} has no '{k}'")));
     if item("mask")?.is_some() {
         return Err(PyValueError::new_err(format!(
             "masked arrays (a 'mask' in {WHAT}) are not supported"
@@ -119,8 +125,14 @@ fn _from_cuda_array_interface(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResul
     let (ptr, readonly): (u64, bool) = need("data")?.extract()?;
     let strides: Option<Vec<i64>> = item("strides")?.map(|s| s.extract()).transpose()?;
     let producer: Option<i64> = item("stream")?.map(|s| s.extract()).transpose()?;
-    let span = interop::span(ptr, &shape, strides.as_deref(), dtype.itemsize(), alignment(dtype))
-        .or_raise()?;
+    let span = interop::span(
+        ptr,
+        &shape,
+        strides.as_deref(),
+        dtype.itemsize(),
+        alignment(dtype),
+    )
+    .or_raise()?;
     let dev = device::current().or_raise()?;
     if let Some(n) = producer {
         let producer = stream_handle(n, WHAT)?;
@@ -306,7 +318,11 @@ fn dlpack_capsule(py: Python<'_>, a: Array, versioned: bool, copied: bool) -> Py
     let item = a.dtype().itemsize() as isize;
     let mut ex = Box::new(Export {
         shape: a.shape().iter().map(|&n| n as i64).collect(),
-        strides: a.strides_bytes().iter().map(|&s| (s / item) as i64).collect(),
+        strides: a
+            .strides_bytes()
+            .iter()
+            .map(|&s| (s / item) as i64)
+            .collect(),
         _array: a.clone(),
     });
     let tensor = dl_tensor(&a, &mut ex);
@@ -315,24 +331,27 @@ fn dlpack_capsule(py: Python<'_>, a: Array, versioned: bool, copied: bool) -> Py
     // unless a consumer renamed the capsule (taking over the deleter); if the capsule
     // cannot be made, the box is freed here.
     unsafe {
-        let (ptr, name, destructor): (*mut c_void, &CStr, unsafe extern "C" fn(*mut pyo3::ffi::PyObject)) =
-            if versioned {
-                let t = Box::into_raw(Box::new(DLManagedTensorVersioned {
-                    version: [1, 1],
-                    manager_ctx: ctx,
-                    deleter: Some(delete_versioned),
-                    flags: if copied { FLAG_IS_COPIED } else { 0 },
-                    dl_tensor: tensor,
-                }));
-                (t.cast(), VERSIONED, free_unused_versioned as _)
-            } else {
-                let t = Box::into_raw(Box::new(DLManagedTensor {
-                    dl_tensor: tensor,
-                    manager_ctx: ctx,
-                    deleter: Some(delete_legacy),
-                }));
-                (t.cast(), LEGACY, free_unused_legacy as _)
-            };
+        let (ptr, name, destructor): (
+            *mut c_void,
+            &CStr,
+            unsafe extern "C" fn(*mut pyo3::ffi::PyObject),
+        ) = if versioned {
+            let t = Box::into_raw(Box::new(DLManagedTensorVersioned {
+                version: [1, 1],
+                manager_ctx: ctx,
+                deleter: Some(delete_versioned),
+                flags: if copied { FLAG_IS_COPIED } else { 0 },
+                dl_tensor: tensor,
+            }));
+            (t.cast(), VERSIONED, free_unused_versioned as _)
+        } else {
+            let t = Box::into_raw(Box::new(DLManagedTensor {
+                dl_tensor: tensor,
+                manager_ctx: ctx,
+                deleter: Some(delete_legacy),
+            }));
+            (t.cast(), LEGACY, free_unused_legacy as _)
+        };
         let cap = pyo3::ffi::PyCapsule_New(ptr, name.as_ptr(), Some(destructor));
         if cap.is_null() {
             if versioned {
@@ -435,7 +454,10 @@ fn _from_dlpack_capsule(py: Python<'_>, capsule: &Bound<'_, PyAny>) -> PyResult<
     // SAFETY: `cap` is a live object; the capsule calls only read its name and pointer.
     let (versioned, tensor) = unsafe {
         if pyo3::ffi::PyCapsule_IsValid(cap, VERSIONED.as_ptr()) == 1 {
-            (true, pyo3::ffi::PyCapsule_GetPointer(cap, VERSIONED.as_ptr()))
+            (
+                true,
+                pyo3::ffi::PyCapsule_GetPointer(cap, VERSIONED.as_ptr()),
+            )
         } else if pyo3::ffi::PyCapsule_IsValid(cap, LEGACY.as_ptr()) == 1 {
             (false, pyo3::ffi::PyCapsule_GetPointer(cap, LEGACY.as_ptr()))
         } else {
@@ -484,20 +506,36 @@ fn _from_dlpack_capsule(py: Python<'_>, capsule: &Bound<'_, PyAny>) -> PyResult<
         } else {
             std::slice::from_raw_parts(t.shape, ndim)
         };
-        let strides = (!t.strides.is_null() && ndim > 0)
-            .then(|| std::slice::from_raw_parts(t.strides, ndim).iter().map(|s| s * item).collect::<Vec<_>>());
+        let strides = (!t.strides.is_null() && ndim > 0).then(|| {
+            std::slice::from_raw_parts(t.strides, ndim)
+                .iter()
+                .map(|s| s * item)
+                .collect::<Vec<_>>()
+        });
         (shape.to_vec(), strides)
     };
     if shape.iter().any(|&n| n < 0) {
-        return Err(PyBufferError::new_err("negative dimension in a DLPack tensor"));
+        return Err(PyBufferError::new_err(
+            "negative dimension in a DLPack tensor",
+        ));
     }
     let shape: Vec<usize> = shape.iter().map(|&n| n as usize).collect();
     let ptr = (t.data as u64).wrapping_add(t.byte_offset);
-    let span = interop::span(ptr, &shape, strides.as_deref(), dtype.itemsize(), alignment(dtype))
-        .or_raise()?;
+    let span = interop::span(
+        ptr,
+        &shape,
+        strides.as_deref(),
+        dtype.itemsize(),
+        alignment(dtype),
+    )
+    .or_raise()?;
     // The capsule is consumed from here on: renamed, so its destructor leaves the tensor
     // to `Imported`, whose drop calls the deleter (also if the import below fails).
-    let used = if versioned { USED_VERSIONED } else { USED_LEGACY };
+    let used = if versioned {
+        USED_VERSIONED
+    } else {
+        USED_LEGACY
+    };
     // SAFETY: renaming a valid capsule.
     if unsafe { pyo3::ffi::PyCapsule_SetName(cap, used.as_ptr()) } != 0 {
         return Err(PyErr::fetch(py));

@@ -93,7 +93,9 @@ impl NdArray {
         blocking: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         if order != "C" {
-            return Err(PyValueError::new_err("gpupy's get supports order='C' so far"));
+            return Err(PyValueError::new_err(
+                "gpupy's get supports order='C' so far",
+            ));
         }
         crate::stream::on_stream(stream, || match out {
             None => to_numpy(py, &self.inner),

@@ -128,14 +128,20 @@ fn stream_of<'py>(s: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyStream>> {
         .ok_or_else(|| {
             PyTypeError::new_err(format!(
                 "expected a gpupy.cuda.Stream, got {}",
-                s.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                s.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
             ))
         })
 }
 
 /// Runs `f` with `stream` (a gpupy Stream, or None: the current stream) as the calling
 /// thread's current stream, restoring the previous one after.
-pub fn on_stream<T>(stream: Option<&Bound<'_, PyAny>>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+pub fn on_stream<T>(
+    stream: Option<&Bound<'_, PyAny>>,
+    f: impl FnOnce() -> PyResult<T>,
+) -> PyResult<T> {
     match stream.filter(|s| !s.is_none()) {
         None => f(),
         Some(s) => {

@@ -9,9 +9,9 @@
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::random::{Bounded, Draw, Param, Pcg64Args, RANDOM_BLOCK, U128};
-use gpupy_kernels::registry::Kernel;
 /// What the kernels draw, named as the kernel crate names them.
 pub use gpupy_kernels::random::{Continuous, Discrete, Pcg64Out};
+use gpupy_kernels::registry::Kernel;
 
 use crate::array::{Array, checked_size};
 use crate::device::Device;
