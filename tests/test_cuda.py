@@ -194,8 +194,16 @@ class TestEventsAndStreams:
         assert gp.cuda.get_current_stream() is gp.cuda.Stream.null
         np.testing.assert_array_equal(y.get(), x * np.float32(3.0))
 
-    def test_unsupported_event_options(self):
-        with pytest.raises(NotImplementedError, match="gpupy's Event supports block=False and interprocess=False"):
-            gp.cuda.Event(block=True)
-        with pytest.raises(NotImplementedError, match="gpupy's Event supports block=False and interprocess=False"):
-            gp.cuda.Event(disable_timing=True, interprocess=True)
+    def test_event_flags(self, rng):
+        """``block=True`` (a sleeping wait) and ``interprocess=True`` (which needs
+        ``disable_timing=True``, as CUDA and CuPy say) make working events."""
+        x = random_array(rng, (2000,), np.float32)
+        for kwargs in (dict(block=True), dict(disable_timing=True, interprocess=True), dict(block=True, disable_timing=True)):
+            e = gp.cuda.Event(**kwargs)
+            y = gp.asarray(x) * 2.0
+            e.record()
+            e.synchronize()
+            assert e.done and e.ptr != 0
+            np.testing.assert_array_equal(y.get(), x * np.float32(2.0))
+        with pytest.raises(ValueError, match="Timing must be disabled for interprocess events"):
+            gp.cuda.Event(interprocess=True)

@@ -5,7 +5,6 @@ use cudarc::driver::{result, sys};
 
 use crate::device::Device;
 use crate::error::{Error, Result, check};
-use crate::stream::Stream;
 
 pub struct Event {
     raw: sys::CUevent,
@@ -21,13 +20,32 @@ unsafe impl Sync for Event {}
 impl Event {
     /// `timing=false` makes a cheaper event for synchronization only.
     pub fn new(device: &'static Device, timing: bool) -> Result<Event> {
+        Event::with_flags(device, timing, false, false)
+    }
+
+    /// An event with CUDA's flags: `timing`; `blocking` (a wait for it sleeps instead
+    /// of spinning); `interprocess` (shareable with other processes; needs no timing).
+    pub fn with_flags(
+        device: &'static Device,
+        timing: bool,
+        blocking: bool,
+        interprocess: bool,
+    ) -> Result<Event> {
+        use sys::CUevent_flags::*;
+        if interprocess && timing {
+            return Err(Error::Value(
+                "Timing must be disabled for interprocess events".into(),
+            ));
+        }
+        let flags = (!timing as u32 * CU_EVENT_DISABLE_TIMING as u32)
+            | (blocking as u32 * CU_EVENT_BLOCKING_SYNC as u32)
+            | (interprocess as u32 * CU_EVENT_INTERPROCESS as u32);
         device.bind()?;
-        let flags = if timing {
-            sys::CUevent_flags::CU_EVENT_DEFAULT
-        } else {
-            sys::CUevent_flags::CU_EVENT_DISABLE_TIMING
-        };
-        let raw = check("cuEventCreate", result::event::create(flags))?;
+        let mut raw = std::ptr::null_mut();
+        // SAFETY: the driver writes one event handle; the flags are CUDA's.
+        check("cuEventCreate", unsafe {
+            sys::cuEventCreate(&mut raw, flags).result()
+        })?;
         Ok(Event {
             raw,
             device,
@@ -35,23 +53,14 @@ impl Event {
         })
     }
 
-    /// Marks the current end of `stream`'s work (the calling thread's current stream
-    /// when `None`).
-    pub fn record(&mut self, stream: Option<&Stream>) -> Result<()> {
-        let raw = match stream {
-            Some(s) if !std::ptr::eq(s.device(), self.device) => {
-                return Err(Error::Value(format!(
-                    "the event is on device {} and the stream on device {}",
-                    self.device.id,
-                    s.device().id
-                )));
-            }
-            Some(s) => s.raw(),
-            None => crate::stream::current(self.device).0,
-        };
+    /// Marks the current end of the work on the stream `raw` (`Stream::record` is the
+    /// way in: it checks the devices).
+    ///
+    /// # Safety
+    /// `raw` is a valid stream of this event's device (or 0, or the per-thread handle).
+    pub(crate) unsafe fn record_raw(&mut self, raw: sys::CUstream) -> Result<()> {
         self.device.bind()?;
-        // SAFETY: valid event; the stream handle is valid while its owner lives (the
-        // caller's `Stream`, or this thread's current stream).
+        // SAFETY: valid event; the stream handle per the contract.
         check("cuEventRecord", unsafe {
             result::event::record(self.raw, raw)
         })?;

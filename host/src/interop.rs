@@ -71,7 +71,7 @@ pub fn span(
             layout: Layout::contiguous(shape),
         });
     }
-    if ptr % align.max(1) as u64 != 0 {
+    if !ptr.is_multiple_of(align.max(1) as u64) {
         return Err(Error::Value(format!(
             "the data pointer {ptr:#x} is not aligned to {align} bytes, as its dtype needs"
         )));

@@ -31,6 +31,9 @@ pub fn size_class(bytes: usize) -> usize {
     bytes.div_ceil(step) * step
 }
 
+/// The id of the legacy null stream's free lists (`stream::NULL_ID`).
+pub const NULL_STREAM: u64 = 0;
+
 #[derive(Default)]
 pub struct Pool {
     /// Free lists, their byte counts, the bytes in live blocks and the limit; one lock.
@@ -109,10 +112,7 @@ impl Pool {
             .collect();
         for (s, class) in keys {
             let ptrs = inner.free.remove(&(s, class)).unwrap_or_default();
-            let null = inner
-                .free
-                .entry((crate::stream::NULL_ID, class))
-                .or_default();
+            let null = inner.free.entry((NULL_STREAM, class)).or_default();
             null.extend(ptrs);
         }
     }

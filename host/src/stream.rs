@@ -21,7 +21,7 @@ use crate::error::{Error, Result, check};
 use crate::event::Event;
 
 /// The id of the legacy null stream (handle 0), the same on every thread.
-pub const NULL_ID: u64 = 0;
+pub const NULL_ID: u64 = crate::pool::NULL_STREAM;
 /// The per-thread default stream's handle (`CU_STREAM_PER_THREAD`): it names a
 /// different stream on each thread that uses it.
 pub const PER_THREAD_HANDLE: usize = 2;
@@ -151,6 +151,13 @@ impl Stream {
             sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
             e => Err(Error::cuda("cuStreamQuery", cudarc::driver::DriverError(e))),
         }
+    }
+
+    /// Records `event` at the current end of the stream's work.
+    pub fn record(&self, event: &mut Event) -> Result<()> {
+        same_device(self.0.device, event.device())?;
+        // SAFETY: the handle is valid while `self` lives (see `external`).
+        unsafe { event.record_raw(self.raw()) }
     }
 
     /// Makes the stream's later work wait for `event`'s recorded point.
@@ -286,7 +293,7 @@ pub unsafe fn order_after(device: &'static Device, waiter: usize, signaller: usi
     // SAFETY: the signaller's handle is valid (the caller's contract); the external
     // stream value is only used for this call.
     let signal = unsafe { Stream::external(device, signaller) };
-    event.record(Some(&signal))?;
+    signal.record(&mut event)?;
     // SAFETY: as above, for the waiter.
     let wait = unsafe { Stream::external(device, waiter) };
     wait.wait_event(&event)

@@ -104,16 +104,30 @@ pub fn to_device(device: &'static Device, dst: u64, src: &[u8]) -> Result<()> {
         })?;
         return s.synchronize();
     }
-    let s = worker_stream(device, &s)?;
     let share = src.len().div_ceil(workers(src.len()));
+    let parts = src.chunks(share).enumerate();
+    in_parallel(
+        device,
+        &s,
+        parts.map(|(w, p)| (dst + (w * share) as u64, p)),
+        stage_in,
+    )
+}
+
+/// Runs `work(device, stream, device address, host part)` for each `(address, part)` on
+/// a thread of its own, all copying on one stream (`worker_stream`); waits for all.
+fn in_parallel<H: Send>(
+    device: &'static Device,
+    s: &Stream,
+    parts: impl Iterator<Item = (u64, H)>,
+    work: fn(&'static Device, &Stream, u64, H) -> Result<()>,
+) -> Result<()> {
+    let s = worker_stream(device, s)?;
     thread::scope(|scope| {
-        let jobs: Vec<_> = src
-            .chunks(share)
-            .enumerate()
-            .map(|(w, part)| {
+        let jobs: Vec<_> = parts
+            .map(|(at, part)| {
                 let s = s.clone();
-                let at = dst + (w * share) as u64;
-                scope.spawn(move || stage_in(device, &s, at, part))
+                scope.spawn(move || work(device, &s, at, part))
             })
             .collect();
         join(jobs)
@@ -130,7 +144,7 @@ fn worker_stream(device: &'static Device, s: &Stream) -> Result<Stream> {
     }
     let private = Stream::new(device, true, 0)?;
     let mut ready = Event::new(device, false)?;
-    ready.record(Some(s))?;
+    s.record(&mut ready)?;
     private.wait_event(&ready)?;
     Ok(private)
 }
@@ -155,7 +169,7 @@ fn stage_in(device: &'static Device, s: &Stream, dst: u64, part: &[u8]) -> Resul
         check("cuMemcpyHtoDAsync", unsafe {
             result::memcpy_htod_async(dst + (j * STAGE) as u64, staged, s.raw())
         })?;
-        stage.done.record(Some(s))?;
+        s.record(&mut stage.done)?;
         stage.pending = true;
     }
     Ok(())
@@ -177,25 +191,19 @@ pub fn to_host(device: &'static Device, dst: &mut [u8], src: u64) -> Result<()> 
         })?;
         return s.synchronize();
     }
-    let s = worker_stream(device, &s)?;
     let share = dst.len().div_ceil(workers(dst.len()));
-    thread::scope(|scope| {
-        let jobs: Vec<_> = dst
-            .chunks_mut(share)
-            .enumerate()
-            .map(|(w, part)| {
-                let s = s.clone();
-                let at = src + (w * share) as u64;
-                scope.spawn(move || stage_out(device, &s, part, at))
-            })
-            .collect();
-        join(jobs)
-    })
+    let parts = dst.chunks_mut(share).enumerate();
+    in_parallel(
+        device,
+        &s,
+        parts.map(|(w, p)| (src + (w * share) as u64, p)),
+        stage_out,
+    )
 }
 
 /// One worker of `to_host`: device address `src` into `part`, through two stages: the
 /// engine fills one while the thread empties the other.
-fn stage_out(device: &'static Device, s: &Stream, part: &mut [u8], src: u64) -> Result<()> {
+fn stage_out(device: &'static Device, s: &Stream, src: u64, part: &mut [u8]) -> Result<()> {
     device.bind()?;
     let mut stages = [Stage::new(device)?, Stage::new(device)?];
     let len = part.len();
@@ -211,7 +219,7 @@ fn stage_out(device: &'static Device, s: &Stream, part: &mut [u8], src: u64) -> 
         check("cuMemcpyDtoHAsync", unsafe {
             result::memcpy_dtoh_async(buf, src + (j * STAGE) as u64, s.raw())
         })?;
-        stage.done.record(Some(s))?;
+        s.record(&mut stage.done)?;
         stage.pending = true;
         Ok(())
     };

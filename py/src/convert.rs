@@ -82,6 +82,22 @@ pub fn from_numpy(py: Python<'_>, arr: &Bound<'_, PyAny>) -> PyResult<Array> {
         .or_raise()
 }
 
+/// The `nbytes` bytes of a NumPy array's data, to write.
+///
+/// # Safety
+/// `arr` is C-contiguous with exactly `nbytes` bytes of data, nothing else reads or
+/// writes them while the slice lives, and the array outlives it.
+unsafe fn bytes_mut<'a>(arr: &Bound<'_, PyUntypedArray>, nbytes: usize) -> &'a mut [u8] {
+    if nbytes == 0 {
+        return &mut [];
+    }
+    // SAFETY: per the contract.
+    unsafe {
+        let data = (*arr.as_array_ptr()).fields.data as *mut u8;
+        std::slice::from_raw_parts_mut(data, nbytes)
+    }
+}
+
 /// A new NumPy array with `a`'s values.
 pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> {
     let shape = PyTuple::new(py, a.shape())?;
@@ -90,17 +106,9 @@ pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> 
         .getattr("empty")?
         .call1((shape, numpy_dtype(py, a.dtype())?))?;
     let arr = out.cast::<PyUntypedArray>()?;
-    let nbytes = a.nbytes();
-    // SAFETY: numpy.empty returned a fresh C-contiguous array of exactly `nbytes` bytes,
-    // referenced only here until we return it.
-    let dst = unsafe {
-        let data = (*arr.as_array_ptr()).fields.data as *mut u8;
-        if nbytes == 0 {
-            &mut [][..]
-        } else {
-            std::slice::from_raw_parts_mut(data, nbytes)
-        }
-    };
+    // SAFETY: numpy.empty returned a fresh C-contiguous array of exactly `a.nbytes()`
+    // bytes, referenced only here until we return it.
+    let dst = unsafe { bytes_mut(arr, a.nbytes()) };
     py.detach(|| gpupy_host::ops::elementwise::copy::to_host(a, dst))
         .or_raise()?;
     Ok(out)
@@ -158,14 +166,7 @@ pub fn to_numpy_into(
     }
     // SAFETY: `out` is a C-contiguous array of exactly `nbytes` bytes (its shape and
     // dtype are the array's, checked above), kept alive by the caller's reference.
-    let dst = unsafe {
-        let data = (*arr.as_array_ptr()).fields.data as *mut u8;
-        if nbytes == 0 {
-            &mut [][..]
-        } else {
-            std::slice::from_raw_parts_mut(data, nbytes)
-        }
-    };
+    let dst = unsafe { bytes_mut(arr, nbytes) };
     py.detach(|| gpupy_host::ops::elementwise::copy::to_host(a, dst))
         .or_raise()
 }

@@ -165,14 +165,9 @@ impl Event {
     #[new]
     #[pyo3(signature = (block = false, disable_timing = false, interprocess = false))]
     fn new(block: bool, disable_timing: bool, interprocess: bool) -> PyResult<Event> {
-        if block || interprocess {
-            return Err(pyo3::exceptions::PyNotImplementedError::new_err(
-                "gpupy's Event supports block=False and interprocess=False",
-            ));
-        }
         let d = device::current().or_raise()?;
         Ok(Event {
-            inner: event::Event::new(d, !disable_timing).or_raise()?,
+            inner: event::Event::with_flags(d, !disable_timing, block, interprocess).or_raise()?,
         })
     }
 
@@ -182,9 +177,12 @@ impl Event {
         match stream.filter(|s| !s.is_none()) {
             Some(s) => {
                 let s = stream_of(s)?;
-                self.inner.record(Some(&s.get().inner)).or_raise()
+                s.get().inner.record(&mut self.inner).or_raise()
             }
-            None => self.inner.record(None).or_raise(),
+            None => {
+                let s = stream::current_stream(self.inner.device());
+                s.record(&mut self.inner).or_raise()
+            }
         }
     }
 

@@ -14,6 +14,8 @@ import numpy
 
 from gpupy import _gpupy
 from gpupy._gpupy import ndarray
+from gpupy.cuda import Device
+from gpupy.cuda.stream import get_current_stream
 
 
 def _shape(shape):
@@ -68,11 +70,19 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
     return a
 
 
-def asarray(a, dtype=None, order=None):
-    """``a`` as a device array; a gpupy array of the requested dtype is returned as is."""
+def asarray(a, dtype=None, order=None, *, blocking=True):
+    """``a`` as a device array; a gpupy array of the requested dtype is returned as is.
+    With ``blocking=False`` a pinned, C-contiguous NumPy array of the dtype is only
+    queued for copying on the current stream (CuPy's non-blocking ``asarray``; CuPy's
+    default, gpupy's on request): later work on that stream sees the values, but the
+    host array must not change until the stream has passed the copy."""
     if not isinstance(a, ndarray):
         view = _device_view(a)
         if view is None:
+            if not blocking and type(a) is numpy.ndarray and (dtype is None or numpy.dtype(dtype) == a.dtype):
+                out = _gpupy._empty(list(a.shape), a.dtype)
+                out.set(a, stream=get_current_stream())
+                return out
             return _gpupy._from_host(a, dtype)
         a = view
     return a if dtype is None else a.astype(dtype, copy=False)
@@ -110,15 +120,11 @@ _KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
 
 def _consumer_stream():
     """The current stream as DLPack names it: 1 for the legacy null stream."""
-    from gpupy.cuda.stream import get_current_stream
-
     ptr = get_current_stream().ptr
     return 1 if ptr == 0 else ptr
 
 
 def _is_gpu_device(device):
-    from gpupy.cuda import Device
-
     return isinstance(device, Device) or device in ("cuda", "gpu")
 
 
