@@ -662,6 +662,16 @@ class TestDLPack:
         assert_equal_to_numpy(y, x)
         with pytest.raises(BufferError, match="(?i)device|cuda|cpu"):
             np.from_dlpack(gp.asarray(x))
+        # Asked for the host (dl_device=(kDLCPU, 0)), gpupy exports a host copy.
+        g = gp.asarray(x)
+        h = np.from_dlpack(g, device="cpu")
+        np.testing.assert_array_equal(h, x, strict=True)
+        h2 = np.from_dlpack(g, device="cpu", copy=True)
+        np.testing.assert_array_equal(h2, x, strict=True)
+        with pytest.raises(BufferError, match="only by a copy"):
+            g.__dlpack__(dl_device=(1, 0), copy=False)
+        with pytest.raises(BufferError, match="not \\(5, 0\\)"):
+            g.__dlpack__(dl_device=(5, 0))
 
 
 # ---------------------------------------------------------------------------------------
