@@ -229,10 +229,20 @@ def test_nan_variants_replace_before_integer_dtype(rng):
     assert_equal_to_numpy(got, np.nancumsum(x, dtype=np.int64))
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=dtype_id)
+def test_complex_cumprod_of_a_first_element_with_negative_zero(request, dtype):
+    """NumPy's cumprod starts from the first element; gpupy's from (1+0j), and
+    (1+0j)(2-0j) has imaginary part +0.0, so a -0.0 part of the first element becomes
+    +0.0 (the value is the same; only its zero's sign differs)."""
+    known_defect(request, "complex cumprod: a -0.0 part of the first element comes out +0.0 (the scan combines it with Prod's identity 1+0j, kernels/src/scan/mod.rs)")
+    x = np.array([2 - 0j, 1j], dtype=dtype)
+    x[0] = complex(2.0, -0.0)
+    assert_exact(gp.cumprod(gp.asarray(x)).get(), np.cumprod(x))
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64], ids=dtype_id)
 def test_float_specials(request, dtype):
     """Signed zeros, infinities and NaN propagate as in NumPy's serial scan: bit-exact."""
-    known_defect(request, "cumsum/nancumsum of a leading run of -0.0 give +0.0 (NumPy -0.0): the scan starts from Sum's identity +0.0 (0.0 + -0.0 = +0.0) instead of the first element or -0.0 (kernels/src/scan.rs combine_real! f32/f64 => 0.0 and Combine<c128> for Sum ID)")
     sub = float(np.finfo(np.float16 if dtype == np.float16 else np.float32).smallest_subnormal)
     x = np.array([-0.0, -0.0, sub, -sub, 1.0, np.inf, -np.inf, 2.0, np.nan, 3.0], dtype=dtype)
     # Complex products with infinities: NumPy's naive formula and gpupy's may place NaNs

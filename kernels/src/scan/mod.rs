@@ -77,7 +77,11 @@ pub trait ScanElem: Copy {
 
 /// An associative combine with its identity, per accumulator type.
 pub trait Combine<A: Copy> {
+    /// `op(ID, x)` is `x` bit for bit: a float sum starts from -0.0, since 0.0 + -0.0 is
+    /// +0.0 and NumPy's running sum of a leading -0.0 stays -0.0.
     const ID: A;
+    /// What `nan` mode puts in place of a NaN: NumPy's 0 (+0.0) or 1.
+    const FILL: A;
     fn op(a: A, b: A) -> A;
 }
 
@@ -87,34 +91,40 @@ pub struct Sum;
 pub struct Prod;
 
 macro_rules! combine_real {
-    ($($t:ty => $zero:expr, $one:expr, $add:expr, $mul:expr);* $(;)?) => { $(
+    ($($t:ty => $id:expr, $zero:expr, $one:expr, $add:expr, $mul:expr);* $(;)?) => { $(
         impl Combine<$t> for Sum {
-            const ID: $t = $zero;
+            const ID: $t = $id;
+            const FILL: $t = $zero;
             #[inline(always)]
             fn op(a: $t, b: $t) -> $t { $add(a, b) }
         }
         impl Combine<$t> for Prod {
             const ID: $t = $one;
+            const FILL: $t = $one;
             #[inline(always)]
             fn op(a: $t, b: $t) -> $t { $mul(a, b) }
         }
     )* };
 }
 combine_real! {
-    i64 => 0, 1, i64::wrapping_add, i64::wrapping_mul;
-    f32 => 0.0, 1.0, |a: f32, b: f32| a + b, |a: f32, b: f32| a * b;
-    f64 => 0.0, 1.0, |a: f64, b: f64| a + b, |a: f64, b: f64| a * b;
+    i64 => 0, 0, 1, i64::wrapping_add, i64::wrapping_mul;
+    f32 => -0.0, 0.0, 1.0, |a: f32, b: f32| a + b, |a: f32, b: f32| a * b;
+    f64 => -0.0, 0.0, 1.0, |a: f64, b: f64| a + b, |a: f64, b: f64| a * b;
 }
 
 impl Combine<c128> for Sum {
-    const ID: c128 = c128::new(0.0, 0.0);
+    const ID: c128 = c128::new(-0.0, -0.0);
+    const FILL: c128 = c128::new(0.0, 0.0);
     #[inline(always)]
     fn op(a: c128, b: c128) -> c128 {
         cx::add(a, b)
     }
 }
 impl Combine<c128> for Prod {
+    // Not an exact identity for signed zeros ((1+0j)(a-0j) has imaginary part +0.0 for
+    // a > 0): a complex cumprod whose first element has a -0.0 part gives +0.0 there.
     const ID: c128 = c128::new(1.0, 0.0);
+    const FILL: c128 = c128::new(1.0, 0.0);
     #[inline(always)]
     fn op(a: c128, b: c128) -> c128 {
         cx::mul(a, b)
@@ -149,7 +159,11 @@ scan_elem! {
 /// `nan` mode.
 #[inline(always)]
 pub fn load_value<E: ScanElem, O: Combine<E::Acc>>(x: E, nan: bool) -> E::Acc {
-    if nan && x.is_nan() { O::ID } else { x.widen() }
+    if nan && x.is_nan() {
+        O::FILL
+    } else {
+        x.widen()
+    }
 }
 
 /// The serial scan one `cols` thread runs, as a plain function: `cargo test` checks the
@@ -279,6 +293,23 @@ mod tests {
         assert_eq!(
             cumsum(&c, true),
             vec![c64::new(1.0, 1.0), c64::new(1.0, 1.0), c64::new(1.0, 3.0)]
+        );
+    }
+
+    /// NumPy's running sum keeps a leading -0.0 (its scan starts from the first element);
+    /// `nan` mode's zero is +0.0.
+    #[test]
+    fn signed_zeros_as_numpy() {
+        let bits = |v: Vec<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let got = cumsum(&[-0.0f64, -0.0, 0.0, -0.0], false);
+        assert_eq!(bits(got), bits(vec![-0.0, -0.0, 0.0, 0.0]));
+        assert_eq!(bits(cumsum(&[f64::NAN], true)), bits(vec![0.0]));
+        assert_eq!(bits(cumsum(&[-0.0, f64::NAN], true)), bits(vec![-0.0, 0.0]));
+        let c = cumsum(&[c64::new(-0.0, -0.0)], false)[0];
+        assert!(c.re.is_sign_negative() && c.im.is_sign_negative() && c.re == 0.0);
+        assert_eq!(
+            cumprod(&[-0.0f32, 2.0], false)[0].to_bits(),
+            (-0.0f32).to_bits()
         );
     }
 

@@ -191,11 +191,14 @@ unary!(Sign, Self, [f16, f32, f64], |a| if a > 0.0 {
 } else {
     a
 });
-// NumPy 2: z / |z|, and 0 for 0.
+// NumPy 2: z / |z|, and 0 (+0.0 in both parts, whatever the zero's signs) for 0.
 unary!(Sign, Self, [c64, c128], |a| {
     let r = cx::abs(a);
     if r == 0.0 {
-        a
+        let mut z = a;
+        z.re = 0.0;
+        z.im = 0.0;
+        z
     } else {
         let mut z = a;
         z.re = a.re / r;
@@ -248,6 +251,11 @@ mod tests {
         assert_eq!(bin::<Power, i32>(3, 5), 243);
         assert_eq!(bin::<Power, u8>(2, 9), 0);
         assert_eq!(bin::<Power, i64>(-1, -3), -1);
+        let z = un::<Sign, c64>(c64::new(-0.0, -0.0));
+        assert!(
+            z.re.to_bits() == 0 && z.im.to_bits() == 0,
+            "sign(-0-0j) is +0+0j"
+        );
         assert_eq!(un::<Sign, i8>(-5), -1);
         assert_eq!(un::<Sign, u16>(9), 1);
         assert!(un::<Sign, f32>(f32::NAN).is_nan());
