@@ -344,3 +344,17 @@ def test_divmod_function(rng):
     nq, nr = np.divmod(x, y)
     compare(q, nq, "floor_divide")
     compare(r, nr, "remainder")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=dtype_id)
+def test_sign_of_complex_zeros_is_positive_zero(dtype):
+    """NumPy 2's complex ``sign``: 0 (+0.0 in both parts) for every signed zero, the unit
+    along an infinite part (NaN for two), ``z / |z|`` otherwise; compared bit for bit."""
+    inf, nan = np.inf, np.nan
+    parts = [(-0.0, -0.0), (-0.0, 0.0), (0.0, -0.0), (0.0, 0.0), (-3.0, -0.0), (0.0, -2.5), (nan, -0.0),
+             (-0.0, inf), (inf, inf), (-inf, 2.0), (3.0, -inf), (inf, nan), (nan, inf), (1e-30, -1e-30)]
+    x = np.array([complex(re, im) for re, im in parts], dtype=dtype)
+    with np.errstate(invalid="ignore"):
+        want = np.sign(x)
+    assert_exact(gp.sign(gp.asarray(x)).get(), want)

@@ -191,20 +191,31 @@ unary!(Sign, Self, [f16, f32, f64], |a| if a > 0.0 {
 } else {
     a
 });
-// NumPy 2: z / |z|, and 0 (+0.0 in both parts, whatever the zero's signs) for 0.
+// NumPy 2 (npy_csign): z / |z|; 0 (+0.0 in both parts, whatever the zero's signs)
+// for 0; with an infinite part, the unit along it (NaN when both are infinite).
 unary!(Sign, Self, [c64, c128], |a| {
     let r = cx::abs(a);
+    let mut z = a;
     if r == 0.0 {
-        let mut z = a;
         z.re = 0.0;
         z.im = 0.0;
-        z
+    } else if r.is_infinite() {
+        let (re_inf, im_inf) = (a.re.is_infinite(), a.im.is_infinite());
+        if re_inf && im_inf {
+            z.re = r - r; // NaN
+            z.im = r - r;
+        } else if re_inf {
+            z.re = if a.re > 0.0 { 1.0 } else { -1.0 };
+            z.im = 0.0;
+        } else {
+            z.re = 0.0;
+            z.im = if a.im > 0.0 { 1.0 } else { -1.0 };
+        }
     } else {
-        let mut z = a;
         z.re = a.re / r;
         z.im = a.im / r;
-        z
     }
+    z
 });
 
 #[cfg(test)]
@@ -256,6 +267,22 @@ mod tests {
             z.re.to_bits() == 0 && z.im.to_bits() == 0,
             "sign(-0-0j) is +0+0j"
         );
+        // NumPy's values for infinite parts (checked against numpy.sign).
+        let inf = f64::INFINITY;
+        let cases = [
+            ((-0.0, inf), (0.0f64, 1.0f64)),
+            ((-inf, 2.0), (-1.0, 0.0)),
+            ((3.0, -inf), (0.0, -1.0)),
+            ((inf, f64::NAN), (1.0, 0.0)),
+            ((f64::NAN, inf), (0.0, 1.0)),
+        ];
+        for ((re, im), (wre, wim)) in cases {
+            let z = un::<Sign, c128>(c128::new(re, im));
+            let got = (z.re.to_bits(), z.im.to_bits());
+            assert_eq!(got, (wre.to_bits(), wim.to_bits()), "sign({re}, {im})");
+        }
+        let z = un::<Sign, c128>(c128::new(inf, -inf));
+        assert!(z.re.is_nan() && z.im.is_nan());
         assert_eq!(un::<Sign, i8>(-5), -1);
         assert_eq!(un::<Sign, u16>(9), 1);
         assert!(un::<Sign, f32>(f32::NAN).is_nan());
