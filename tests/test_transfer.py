@@ -216,7 +216,8 @@ def test_set_allocator_routes_device_allocations(rng):
         t = torch.empty(size, dtype=torch.uint8, device="cuda")
         return _Held(t.data_ptr(), t)
 
-    x = random_array(rng, (301, 129), np.float32)
+    # Small integers: every product and sum below is exact in float32.
+    x = np.rint(random_array(rng, (301, 129), np.float32) * 100)
     pool = gp.get_default_memory_pool()
     gp.cuda.set_allocator(torch_alloc)
     try:
@@ -225,7 +226,7 @@ def test_set_allocator_routes_device_allocations(rng):
         g = gp.asarray(x)
         y = (g * 3.0).sum(axis=0)
         assert_equal_to_numpy(g, x)
-        np.testing.assert_allclose(y.get(), (x.astype(np.float64) * 3.0).sum(axis=0), rtol=1e-5)
+        np.testing.assert_array_equal(y.get(), (x * np.float32(3.0)).sum(axis=0), strict=True)
         assert x.nbytes in sizes and pool.used_bytes() == used
     finally:
         gp.cuda.set_allocator(None)
