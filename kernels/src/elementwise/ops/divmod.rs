@@ -202,8 +202,8 @@ unary!(Sign, Self, [c64, c128], |a| {
     } else if r.is_infinite() {
         let (re_inf, im_inf) = (a.re.is_infinite(), a.im.is_infinite());
         if re_inf && im_inf {
-            z.re = r - r; // NaN
-            z.im = r - r;
+            z.re = r * 0.0; // inf * 0: NaN
+            z.im = r * 0.0;
         } else if re_inf {
             z.re = if a.re > 0.0 { 1.0 } else { -1.0 };
             z.im = 0.0;
