@@ -59,11 +59,6 @@ impl Array {
         })
     }
 
-    /// Whether the memory came from gpupy's pool (not imported from another library).
-    pub fn from_pool(&self) -> bool {
-        self.buffer.from_pool()
-    }
-
     /// A view of the same buffer with another layout (and possibly another dtype of the
     /// same item size). Fails if the layout reaches outside the buffer.
     pub fn view(&self, layout: Layout, dtype: DType) -> Result<Array> {

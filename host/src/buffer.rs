@@ -39,10 +39,6 @@ impl Buffer {
     pub fn device(&self) -> &'static Device {
         self.device
     }
-    /// Whether the memory came from gpupy's pool (not from another library).
-    pub fn from_pool(&self) -> bool {
-        matches!(self.owner, Owner::Pool { .. })
-    }
 }
 
 impl Drop for Buffer {

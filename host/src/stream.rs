@@ -267,17 +267,6 @@ pub fn set_current(stream: Stream) -> Stream {
     previous
 }
 
-/// Waits for the calling thread's current stream on `device` (what a host read of a
-/// result needs; other streams' work goes on).
-pub fn synchronize_current(device: &Device) -> Result<()> {
-    let (raw, _) = current(device);
-    device.bind()?;
-    // SAFETY: `current` hands out a handle kept valid by this thread's current stream.
-    check("cuStreamSynchronize", unsafe {
-        result::stream::synchronize(raw)
-    })
-}
-
 /// Makes the stream `waiter` wait for the work queued so far on the stream `signaller`
 /// (both handles of `device`'s context; 0 is the legacy null stream): an event recorded
 /// on one and waited for by the other, as the array-exchange protocols ask of whoever

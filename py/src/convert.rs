@@ -67,19 +67,26 @@ pub fn from_numpy(py: Python<'_>, arr: &Bound<'_, PyAny>) -> PyResult<Array> {
     let dtype = to_dtype(py, arr.dtype().as_any())?;
     let shape = arr.shape().to_vec();
     let nbytes = shape.iter().product::<usize>() * dtype.itemsize();
-    // SAFETY: a C-contiguous NumPy array owns `nbytes` readable bytes at `data`; `arr`
-    // stays alive (and is not resized: NumPy refuses while a reference exists) for the copy.
-    let bytes = unsafe {
-        let data = (*arr.as_array_ptr()).fields.data as *const u8;
-        if nbytes == 0 {
-            &[][..]
-        } else {
-            std::slice::from_raw_parts(data, nbytes)
-        }
-    };
+    // SAFETY: a C-contiguous NumPy array owns `nbytes` bytes at `data`; `arr` stays alive
+    // (and is not resized: NumPy refuses while a reference exists) for the copy, which
+    // only reads them.
+    let bytes = unsafe { bytes(arr, nbytes) };
     let dev = device::current().or_raise()?;
     py.detach(|| Array::from_host(dev, bytes, &shape, dtype))
         .or_raise()
+}
+
+/// The `nbytes` bytes of a NumPy array's data, to read.
+///
+/// # Safety
+/// `arr` is C-contiguous with exactly `nbytes` bytes of data, nothing writes them while
+/// the slice lives, and the array outlives it.
+unsafe fn bytes<'a>(arr: &Bound<'_, PyUntypedArray>, nbytes: usize) -> &'a [u8] {
+    if nbytes == 0 {
+        return &[];
+    }
+    // SAFETY: per the contract.
+    unsafe { std::slice::from_raw_parts((*arr.as_array_ptr()).fields.data as *const u8, nbytes) }
 }
 
 /// The `nbytes` bytes of a NumPy array's data, to write.

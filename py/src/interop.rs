@@ -44,6 +44,17 @@ fn alignment(d: DType) -> usize {
     }
 }
 
+/// The checked span of a foreign array of `dtype` items (byte strides; C order when
+/// `None`).
+fn span_of(
+    ptr: u64,
+    shape: &[usize],
+    strides: Option<&[i64]>,
+    dtype: DType,
+) -> PyResult<interop::Span> {
+    interop::span(ptr, shape, strides, dtype.itemsize(), alignment(dtype)).or_raise()
+}
+
 /// A gpupy dtype from a NumPy dtype, refusing what gpupy cannot hold (non-native byte
 /// order, structured, datetime, strings) with a TypeError naming `what`.
 fn dtype_of(py: Python<'_>, spec: &Bound<'_, PyAny>, what: &str) -> PyResult<DType> {
@@ -125,14 +136,7 @@ fn _from_cuda_array_interface(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResul
     let (ptr, readonly): (u64, bool) = need("data")?.extract()?;
     let strides: Option<Vec<i64>> = item("strides")?.map(|s| s.extract()).transpose()?;
     let producer: Option<i64> = item("stream")?.map(|s| s.extract()).transpose()?;
-    let span = interop::span(
-        ptr,
-        &shape,
-        strides.as_deref(),
-        dtype.itemsize(),
-        alignment(dtype),
-    )
-    .or_raise()?;
+    let span = span_of(ptr, &shape, strides.as_deref(), dtype)?;
     let dev = device::current().or_raise()?;
     if let Some(n) = producer {
         let producer = stream_handle(n, WHAT)?;
@@ -521,14 +525,7 @@ fn _from_dlpack_capsule(py: Python<'_>, capsule: &Bound<'_, PyAny>) -> PyResult<
     }
     let shape: Vec<usize> = shape.iter().map(|&n| n as usize).collect();
     let ptr = (t.data as u64).wrapping_add(t.byte_offset);
-    let span = interop::span(
-        ptr,
-        &shape,
-        strides.as_deref(),
-        dtype.itemsize(),
-        alignment(dtype),
-    )
-    .or_raise()?;
+    let span = span_of(ptr, &shape, strides.as_deref(), dtype)?;
     // The capsule is consumed from here on: renamed, so its destructor leaves the tensor
     // to `Imported`, whose drop calls the deleter (also if the import below fails).
     let used = if versioned {

@@ -209,17 +209,9 @@ fn get_elapsed_time(start: PyRef<'_, Event>, end: PyRef<'_, Event>) -> PyResult<
     event::elapsed_ms(&start.inner, &end.inner).or_raise()
 }
 
-/// Waits for the calling thread's current stream on the current device.
-#[pyfunction]
-fn synchronize_current_stream(py: Python<'_>) -> PyResult<()> {
-    let d = device::current().or_raise()?;
-    py.detach(|| stream::synchronize_current(d)).or_raise()
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStream>()?;
     m.add_class::<Event>()?;
     m.add_function(wrap_pyfunction!(get_elapsed_time, m)?)?;
-    m.add_function(wrap_pyfunction!(synchronize_current_stream, m)?)?;
     Ok(())
 }
