@@ -139,12 +139,6 @@ def test_reductions(data, name, dtype, shape, keepdims):
         # Moderate magnitudes: float16 sums of +-100s overflow in NumPy's float16 too,
         # but the tolerances are relative to sum(|x|), which must stay finite.
         x = np.where(np.isinf(x), np.nan, x).astype(dtype)
-    if "prod" in name and x.dtype.kind == "c":
-        # Known defect, recorded by test_reduction.py::test_complex_prod_of_negative_zeros
-        # (strict xfail): a product's -0.0 parts can come out +0.0 (Prod's identity 1+0j
-        # is not exact for signed zeros). Until the fix the inputs here have no -0.0
-        # parts (x + 0 turns them into +0.0).
-        x = x + x.dtype.type(0)
     g = gp.asarray(x)
     if x.ndim and data.draw(st.booleans()):
         key = data.draw(views(x.shape))
