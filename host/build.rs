@@ -98,7 +98,12 @@ fn main() {
         let mut stages = Vec::new();
         for spec in MODULES.iter() {
             let bc = out.join(format!("{}.bc", spec.name));
-            build_kernel_bitcode(&kernels, &target_dir, spec.name, &bc);
+            let stamp = out.join(format!("{}.sources", spec.name));
+            let sources = module_sources(&kernels, spec.name, &rustc);
+            if !(bc.exists() && std::fs::read(&stamp).ok().as_deref() == Some(&sources[..])) {
+                build_kernel_bitcode(&kernels, &target_dir, spec.name, &bc);
+                std::fs::write(&stamp, &sources).unwrap();
+            }
             let (tools, out) = (&tools, &out);
             stages.push(s.spawn(move || lower_module(tools, spec, &bc, out)));
         }
@@ -275,8 +280,8 @@ fn retarget(ptx: &str, arch: &str, min: (u32, u32)) -> String {
 /// fat-LTO'd LLVM bitcode of that module's entry points to `bc` (so libdevice can be
 /// linked in). `immediate-abort` (for `core` too) turns every panic into `trap`, so the
 /// module refers to no `core::panicking` function that would be left unresolved. Every
-/// module shares one target dir (`core` is built once); cargo skips a module whose
-/// sources did not change, and leaves `bc` as it was.
+/// module shares one target dir (`core` is built once). `main` skips the call when the
+/// module's sources (`module_sources`) are those of its last build.
 fn build_kernel_bitcode(kernels: &Path, target_dir: &Path, module: &str, bc: &Path) {
     // The rustup proxy from PATH, not `$CARGO`: it picks the pinned nightly from
     // rust-toolchain.toml even when the outer build runs on another toolchain.
@@ -306,6 +311,66 @@ fn build_kernel_bitcode(kernels: &Path, target_dir: &Path, module: &str, bc: &Pa
     if !bc.exists() {
         fail(&format!("no kernel bitcode at {}", bc.display()));
     }
+}
+
+/// A fingerprint of everything a module's bitcode is built from: the toolchain, the
+/// crate's manifest, its top-level files, the module's family folder and the folders
+/// those name through `crate::<family>` (transitively). cargo alone rebuilds every
+/// module after any change in the crate, since they are one crate under different
+/// features; with this, a change to one family rebuilds that family's modules (and
+/// those that use its code) only. `modules.rs` names every family's kernel table, which
+/// no module's code depends on, so its references are not followed.
+fn module_sources(kernels: &Path, module: &str, rustc: &str) -> Vec<u8> {
+    use std::collections::BTreeSet;
+    use std::hash::{DefaultHasher, Hasher};
+    let src = kernels.join("src");
+    let family = module.split('-').next().unwrap_or(module);
+    let mut files: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut folders: BTreeSet<String> = BTreeSet::from([family.to_string()]);
+    let mut queue: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    queue.extend(files_under(&src.join(family)));
+    while let Some(file) = queue.pop() {
+        if !files.insert(file.clone()) || file.file_name().is_some_and(|n| n == "modules.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for name in text.split("crate::").skip(1) {
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if src.join(&name).is_dir() && folders.insert(name.clone()) {
+                queue.extend(files_under(&src.join(&name)));
+            }
+        }
+    }
+    let mut hash = DefaultHasher::new();
+    hash.write(rustc.as_bytes());
+    hash.write(&std::fs::read(kernels.join("Cargo.toml")).unwrap_or_default());
+    for file in &files {
+        hash.write(file.to_string_lossy().as_bytes());
+        hash.write(&std::fs::read(file).unwrap_or_default());
+    }
+    let folders: Vec<String> = folders.into_iter().collect();
+    format!("{:016x} {}\n", hash.finish(), folders.join(" ")).into_bytes()
+}
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// The folder holding `bin/ptxas` and `nvvm/libdevice/libdevice.10.bc`.

@@ -125,6 +125,28 @@ impl<'d> Launch<'d> {
         Ok(self.grid(blocks).block(threads))
     }
 
+    /// The most threads a block of this kernel may have on this device (its registers
+    /// decide it), asked of the driver once per function.
+    pub fn max_threads(&self) -> Result<u32> {
+        static KNOWN: Mutex<Vec<(usize, u32)>> = Mutex::new(Vec::new());
+        let key = self.f.0 as usize;
+        if let Some(&(_, n)) = lock(&KNOWN).iter().find(|e| e.0 == key) {
+            return Ok(n);
+        }
+        self.device.bind()?;
+        // SAFETY: `f` is a function of a module loaded in this device's context, which is
+        // bound; the call only reads one of its attributes.
+        let n = check("cuFuncGetAttribute", unsafe {
+            result::function::get_function_attribute(
+                self.f.0,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+            )
+        })?;
+        let n = n.max(32) as u32;
+        lock(&KNOWN).push((key, n));
+        Ok(n)
+    }
+
     /// Blocks of `threads` threads in x.
     pub fn block(mut self, threads: u32) -> Self {
         self.block = (threads, 1, 1);

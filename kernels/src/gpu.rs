@@ -44,6 +44,12 @@ pub fn grid_dim() -> u32 {
     unsafe { nvptx::_grid_dim_x() as u32 }
 }
 
+#[inline(always)]
+pub fn grid_dim_y() -> u32 {
+    // SAFETY: as above.
+    unsafe { nvptx::_grid_dim_y() as u32 }
+}
+
 /// This thread's index in a 1-D grid and the grid's thread count, for grid-stride loops.
 #[inline(always)]
 pub fn grid_stride() -> (u64, u64) {

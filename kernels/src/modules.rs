@@ -2,7 +2,7 @@
 //! embeds, and the host loads from.
 
 use crate::registry::{Arch, Module, ModuleSpec};
-use crate::{elementwise, histogram, index, linalg, matmul, random, reduce, scan, sort};
+use crate::{elementwise, fft, histogram, index, linalg, matmul, random, reduce, scan, sort};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     spec(
@@ -72,6 +72,8 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         false,
         &random::KERNELS,
     ),
+    // A one-pass transform of 8192 complex64 points keeps ~66 KiB in shared memory.
+    spec(Module::Fft, "fft", Arch::Sm70, true, &fft::KERNELS),
 ];
 
 const fn spec(

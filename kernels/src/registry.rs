@@ -84,10 +84,12 @@ pub enum Module {
     Linalg,
     /// PCG64 and the Philox distributions (`random/`).
     Random,
+    /// Fast Fourier transforms (`fft/`).
+    Fft,
 }
 
 /// How many modules there are.
-pub const MODULE_COUNT: usize = Module::Random as usize + 1;
+pub const MODULE_COUNT: usize = Module::Fft as usize + 1;
 
 /// One module: its cargo feature (also the stem of its PTX and cubin files), the
 /// architecture it is lowered for, whether its kernels may ask for more than 48 KiB of

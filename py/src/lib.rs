@@ -18,6 +18,7 @@
 //!   and the array methods and attributes beyond the basics;
 //! - `interop`: `__cuda_array_interface__` and DLPack, both ways;
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
+//! - `fft`: one-axis transforms and the table cache (`gpupy.fft`, `gpupyx.scipy.fft`);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
 //!
@@ -29,6 +30,7 @@ mod convert;
 mod creation;
 mod cuda;
 mod errors;
+mod fft;
 mod index;
 mod indexing;
 mod interop;
@@ -63,6 +65,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cuda::register(m)?;
     sort::register(m)?;
     random::register(m)?;
+    fft::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     Ok(())

@@ -20,6 +20,7 @@ The names follow NumPy; GPU-specific ones follow CuPy (``gpupy.cuda.Device``,
 #   _ranges, then _matrices   arange, linspace, logspace, meshgrid; tri, diag, diagflat
 #   _reduction, _scan, _sorting
 #   _linalg, then linalg; _array_api (on _math and cuda); random (on the modules above)
+#   fft (on _creation, _manipulation, _ranges, cuda and the extension's FFT primitives)
 # This package module imports them all and re-exports their public names.
 
 from numpy import (  # dtypes are NumPy's own objects, so dtype=np.float32 and gp.float32 agree
@@ -139,9 +140,9 @@ except ImportError:  # pragma: no cover - depends on the environment
 # Dtype routines, the linear-algebra compositions over matmul, and the TF32 switch.
 from gpupy._dtypes import can_cast, finfo, iinfo, result_type  # noqa: E402
 from gpupy._linalg import einsum, inner, kron, outer, tensordot, trace, vdot, vecdot  # noqa: E402
-from gpupy import config, linalg, random  # noqa: E402
+from gpupy import config, fft, linalg, random  # noqa: E402
 
-__all__ += ["can_cast", "finfo", "iinfo", "result_type", "vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config", "random"]
+__all__ += ["can_cast", "finfo", "iinfo", "result_type", "vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config", "random", "fft"]
 
 __all__ += [
     n for n in _creation.__all__ + _ranges.__all__ + _matrices.__all__ + _manipulation.__all__ if n not in __all__

@@ -1,7 +1,12 @@
 """The Python array API standard (2024.12) names that differ from NumPy's, and the
-namespace's inspection object. Functions of later work (statistics, sorting, scans,
-fft) join when those land; the linalg extension is ``gpupy.linalg``, and ``matmul``,
-``tensordot``, ``vecdot`` are NumPy's names already."""
+namespace's inspection object. Functions of later work (statistics, sorting, scans)
+join when those land; ``matmul``, ``tensordot``, ``vecdot`` are NumPy's names already.
+
+The extensions are the namespace's attributes ``gpupy.linalg`` and ``gpupy.fft`` (the
+standard's ``fft`` functions are ``numpy.fft``'s names and keywords, ``fftfreq`` and
+``rfftfreq`` with ``dtype=`` and ``device=``). The standard has consumers detect an
+extension with ``hasattr(xp, "fft")``; ``capabilities()`` has no key for extensions in
+2023.12 or 2024.12, so neither extension is listed there."""
 
 import numpy
 
@@ -68,6 +73,7 @@ class _Info:
     """What ``__array_namespace_info__()`` returns."""
 
     def capabilities(self):
+        # The standard's three keys only: extensions (linalg, fft) are found by hasattr.
         return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self):

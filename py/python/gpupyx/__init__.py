@@ -4,7 +4,11 @@
 - ``empty_pinned``, ``zeros_pinned``, ``empty_like_pinned``, ``zeros_like_pinned``: NumPy
   arrays in pinned host memory, which the GPU's copy engines read and write at the bus's
   full rate.
+- ``gpupyx.scipy``: SciPy's names on gpupy arrays (``gpupyx.scipy.fft``,
+  ``gpupyx.scipy.fftpack``), loaded on first use as CuPy loads ``cupyx.scipy``'s.
 """
+
+import importlib
 
 import numpy
 
@@ -40,6 +44,13 @@ def empty_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
 def zeros_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
     """A pinned NumPy array of ``a``'s shape and dtype (C order), zero-filled."""
     return zeros_pinned(a.shape if shape is None else shape, a.dtype if dtype is None else dtype)
+
+
+def __getattr__(name):
+    """``gpupyx.scipy`` without importing it at ``import gpupyx``."""
+    if name == "scipy":
+        return importlib.import_module("gpupyx.scipy")
+    raise AttributeError(f"module 'gpupyx' has no attribute '{name}'")
 
 
 __all__ = ["empty_pinned", "zeros_pinned", "empty_like_pinned", "zeros_like_pinned"]

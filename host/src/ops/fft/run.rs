@@ -1,0 +1,143 @@
+//! Launching a transform's schedule (`kernels::fft::plan::schedule`) and the
+//! elementwise twists around it.
+
+use gpupy_kernels::fft::plan::{Buf, Geometry, Limits, Step, schedule};
+use gpupy_kernels::fft::{Part, Strided, TWIST_BLOCK, Twist};
+
+use super::tables::{Key, table};
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::launch::Launch;
+
+/// The complex dtype of a precision.
+pub fn complex(double: bool) -> DType {
+    if double {
+        DType::Complex128
+    } else {
+        DType::Complex64
+    }
+}
+
+/// The planner's limits on `device`: the pass kernel's own thread limit (its registers
+/// decide it) and the precision's shared-memory sizes.
+pub fn limits(device: &'static Device, double: bool) -> Result<Limits> {
+    let max = Launch::new(device, Part::Pass.kernel(double))?.max_threads()?;
+    Ok(Limits::of(double, max))
+}
+
+/// Runs the smooth transform of length `n` described by `geo` from `src` to `dst`
+/// (device addresses of element 0 of each): forward, or with `conj` the unnormalized
+/// inverse; `scale` multiplies every output; `mul`, if set, multiplies the input
+/// elementwise (a table of `n` values, the same for every batch item).
+#[allow(clippy::too_many_arguments)]
+pub fn transform(
+    device: &'static Device,
+    double: bool,
+    n: u64,
+    geo: &Geometry,
+    src: u64,
+    dst: u64,
+    conj: bool,
+    scale: f64,
+    mul: Option<&Array>,
+) -> Result<()> {
+    let batch = geo.batch1 * geo.batch0;
+    if batch == 0 || n == 0 {
+        return Ok(());
+    }
+    let lim = limits(device, double)?;
+    let steps = schedule(n, geo, &lim, conj, scale);
+    let scratch_count = (steps.len() - 1).min(2);
+    let scratch: Vec<Array> = (0..scratch_count)
+        .map(|_| Array::empty(device, &[(batch * n) as usize], complex(double)))
+        .collect::<Result<_>>()?;
+    let addr = |b: Buf| match b {
+        Buf::Input => src,
+        Buf::Output => dst,
+        Buf::Scratch(i) => scratch[i as usize].data_ptr(),
+    };
+    // The tables live until the launches that read them are queued; the pool's
+    // stream order keeps their memory until then and after.
+    let mut keep = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        let Step {
+            mut pass,
+            src,
+            dst,
+            block,
+            blocks,
+        } = *step;
+        pass.src = addr(src);
+        pass.dst = addr(dst);
+        let tw = table(
+            device,
+            Key::Block {
+                len: pass.len,
+                double,
+            },
+        )?;
+        pass.twiddle = tw.data_ptr();
+        keep.push(tw);
+        if pass.ns > 1 {
+            let modulus = pass.ns as u64 * pass.len as u64;
+            let t = table(
+                device,
+                Key::Pass {
+                    modulus,
+                    shift: pass.pass_shift,
+                },
+            )?;
+            pass.pass_hi = t.data_ptr();
+            pass.pass_lo = t.data_ptr() + 16 * modulus.div_ceil(1 << pass.pass_shift);
+            keep.push(t);
+        }
+        if i == 0
+            && let Some(m) = mul
+        {
+            pass.mul = m.data_ptr();
+        }
+        let blocks = u32::try_from(blocks)
+            .ok()
+            .filter(|&b| b <= i32::MAX as u32)
+            .ok_or_else(|| {
+                Error::Value(format!(
+                    "an FFT of {n} points over {batch} rows needs too many blocks"
+                ))
+            })?;
+        Launch::new(device, Part::Pass.kernel(double))?
+            .grid(blocks)
+            .block(block.threads)
+            .shared(block.smem)
+            .arg(pass)
+            .run()?;
+    }
+    Ok(())
+}
+
+/// One of the twist kernels over `batch` items of `n` outputs.
+pub fn twist(device: &'static Device, part: Part, double: bool, mut args: Twist) -> Result<()> {
+    if args.batch == 0 || args.n == 0 {
+        return Ok(());
+    }
+    args.batch0 = args.batch0.max(1);
+    let x = u32::try_from(args.n.div_ceil(TWIST_BLOCK as u64))
+        .map_err(|_| Error::Value("an FFT axis too long for one launch".into()))?;
+    let y = args.batch.min(65535) as u32;
+    Launch::new(device, part.kernel(double))?
+        .grid3((x, y, 1))
+        .block(TWIST_BLOCK)
+        .arg(args)
+        .run()
+}
+
+/// A strided operand of a twist.
+pub fn strided(ptr: u64, s: [i64; 3]) -> Strided {
+    Strided {
+        ptr,
+        b1: s[0],
+        b0: s[1],
+        e: s[2],
+    }
+}

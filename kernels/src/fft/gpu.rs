@@ -1,0 +1,549 @@
+//! The FFT kernels. `pass` is one pass of a transform (see `plan`): a block loads its
+//! columns into shared memory (applying the pass's factors on the way), runs the
+//! block-local Stockham stages with each thread's butterflies in registers, and
+//! stores. The `Twist` kernels are the elementwise steps around the transforms.
+
+use super::plan::{
+    META_BYTES, column, pad, per_thread, pitch, stage_dst, stage_src, stage_twiddle,
+};
+use super::radix::{Cx, Dft, Real};
+use super::{Pass, Twist};
+use crate::gpu::{
+    block_dim, block_idx, block_idx_y, grid_dim_y, smem_addr, sync_threads, thread_idx, unroll,
+};
+use core::arch::asm;
+
+/// The real types of the kernels, with their complex loads and stores as one vector
+/// access (a `Cx<f32>` is only 4-byte aligned as a Rust type).
+trait Elem: Real {
+    /// # Safety
+    /// `p` is a global address of a `Cx<Self>`, not written during the kernel.
+    unsafe fn ld(p: *const Cx<Self>) -> Cx<Self>;
+    /// # Safety
+    /// `p` is a global address of a `Cx<Self>`.
+    unsafe fn st(p: *mut Cx<Self>, v: Cx<Self>);
+    /// # Safety
+    /// `addr` is an aligned shared-window address inside the launch's shared size.
+    unsafe fn lds(addr: u32) -> Cx<Self>;
+    /// # Safety
+    /// As for `lds`.
+    unsafe fn sts(addr: u32, v: Cx<Self>);
+}
+
+macro_rules! elem_impl {
+    ($t:ty, $ty:literal, $reg:ident) => {
+        impl Elem for $t {
+            #[inline(always)]
+            unsafe fn ld(p: *const Cx<$t>) -> Cx<$t> {
+                let (re, im): ($t, $t);
+                // SAFETY: per the contract (the allocations are 16-byte aligned and
+                // every element sits at a multiple of its size).
+                unsafe {
+                    asm!(concat!("ld.global.nc.v2.", $ty, " {{{a}, {b}}}, [{p}];"),
+                         p = in(reg64) p, a = out($reg) re, b = out($reg) im,
+                         options(nostack, readonly, pure))
+                };
+                Cx { re, im }
+            }
+            #[inline(always)]
+            unsafe fn st(p: *mut Cx<$t>, v: Cx<$t>) {
+                // SAFETY: per the contract.
+                unsafe {
+                    asm!(concat!("st.global.v2.", $ty, " [{p}], {{{a}, {b}}};"),
+                         p = in(reg64) p, a = in($reg) v.re, b = in($reg) v.im,
+                         options(nostack))
+                }
+            }
+            #[inline(always)]
+            unsafe fn lds(addr: u32) -> Cx<$t> {
+                let (re, im): ($t, $t);
+                // SAFETY: per the contract.
+                unsafe {
+                    asm!(concat!("ld.shared.v2.", $ty, " {{{a}, {b}}}, [{p}];"),
+                         p = in(reg32) addr, a = out($reg) re, b = out($reg) im,
+                         options(nostack, readonly))
+                };
+                Cx { re, im }
+            }
+            #[inline(always)]
+            unsafe fn sts(addr: u32, v: Cx<$t>) {
+                // SAFETY: per the contract.
+                unsafe {
+                    asm!(concat!("st.shared.v2.", $ty, " [{p}], {{{a}, {b}}};"),
+                         p = in(reg32) addr, a = in($reg) v.re, b = in($reg) v.im,
+                         options(nostack))
+                }
+            }
+        }
+    };
+}
+elem_impl!(f32, "f32", reg32);
+elem_impl!(f64, "f64", reg64);
+
+#[inline(always)]
+unsafe fn ld_u32(addr: u32) -> u32 {
+    let v: u32;
+    // SAFETY: callers pass a shared address inside the launch's shared size.
+    unsafe {
+        asm!("ld.shared.u32 {v}, [{a}];", a = in(reg32) addr, v = out(reg32) v, options(nostack, readonly))
+    };
+    v
+}
+#[inline(always)]
+unsafe fn st_u32(addr: u32, v: u32) {
+    // SAFETY: as above.
+    unsafe {
+        asm!("st.shared.u32 [{a}], {v};", a = in(reg32) addr, v = in(reg32) v, options(nostack))
+    };
+}
+#[inline(always)]
+unsafe fn ld_i64(addr: u32) -> i64 {
+    let v: i64;
+    // SAFETY: as above.
+    unsafe {
+        asm!("ld.shared.s64 {v}, [{a}];", a = in(reg32) addr, v = out(reg64) v, options(nostack, readonly))
+    };
+    v
+}
+#[inline(always)]
+unsafe fn st_i64(addr: u32, v: i64) {
+    // SAFETY: as above.
+    unsafe {
+        asm!("st.shared.s64 [{a}], {v};", a = in(reg32) addr, v = in(reg64) v, options(nostack))
+    };
+}
+
+/// One Stockham stage of radix `R` over the block's rows in shared memory (`data`, rows
+/// `pitch` elements apart): each thread computes up to `K` butterflies, all of whose
+/// inputs every thread reads before any output is written back in place.
+///
+/// # Safety
+/// Every thread of the block calls it together; the rows hold `2^tile_log2` rows of
+/// `len`; `tw` holds `W_len^k` for `k < len`; `R` divides `len / ns` and the block has
+/// `K` butterflies per thread or more.
+//
+// Not inlined: with every radix's stage inlined into the one stage loop, LLVM and ptxas
+// keep the arms' values in registers together (224 for complex64, against at most 85
+// for any one radix alone). As calls, each stage gets the registers it needs.
+#[inline(never)]
+unsafe fn stage<F: Elem, const R: usize, const K: usize>(
+    data: u32,
+    pitch: u32,
+    tile_log2: u32,
+    len: u32,
+    ns: u32,
+    tw: *const Cx<F>,
+) where
+    Cx<F>: Dft<R>,
+{
+    let (tid, nt) = (thread_idx(), block_dim());
+    let esz = size_of::<Cx<F>>() as u32;
+    let quarter = len / R as u32;
+    let count = quarter << tile_log2;
+    let step = len / (ns * R as u32);
+    let mut v = [[Cx::<F>::default(); R]; K];
+    let mut row = [0u32; K];
+    let mut out = [0u32; K];
+    unroll!(k in 0..K => {
+        let b = tid + k as u32 * nt;
+        if b < count {
+            let t = b & ((1 << tile_log2) - 1);
+            let j = b >> tile_log2;
+            let jl = j % ns;
+            row[k] = data + t * pitch * esz;
+            unroll!(r in 0..R => {
+                // SAFETY: a padded position of this row, inside the shared rows.
+                let x = unsafe { F::lds(row[k] + pad(stage_src(j, r as u32, quarter)) * esz) };
+                v[k][r] = if r == 0 || jl == 0 {
+                    x
+                } else {
+                    // SAFETY: the index is below len (plan::stage_twiddle).
+                    x * unsafe { F::ld(tw.add(stage_twiddle(jl, r as u32, step) as usize)) }
+                };
+            });
+            <Cx<F> as Dft<R>>::dft(&mut v[k]);
+            out[k] = stage_dst(j, jl, 0, ns, R as u32);
+        }
+    });
+    sync_threads();
+    unroll!(k in 0..K => {
+        if tid + k as u32 * nt < count {
+            unroll!(r in 0..R => {
+                // SAFETY: as above.
+                unsafe { F::sts(row[k] + pad(out[k] + r as u32 * ns) * esz, v[k][r]) };
+            });
+        }
+    });
+    sync_threads();
+}
+
+/// The four-step twiddle `W_(ns len)^m` from its two float64 tables.
+///
+/// # Safety
+/// The pass's tables cover `m` (the host sizes them for `ns * len`).
+#[inline(always)]
+unsafe fn pass_twiddle(a: &Pass, m: u64) -> Cx<f64> {
+    let hi = a.pass_hi as *const Cx<f64>;
+    let lo = a.pass_lo as *const Cx<f64>;
+    let mask = (1u64 << a.pass_shift) - 1;
+    // SAFETY: per the contract.
+    unsafe { f64::ld(hi.add((m >> a.pass_shift) as usize)) * f64::ld(lo.add((m & mask) as usize)) }
+}
+
+/// Input element `e` of column `j` (`jl = j % ns`) as the pass computes with it.
+///
+/// # Safety
+/// `mul`, when set, holds the first pass's `cols * len` factors.
+#[inline(always)]
+unsafe fn prepare<F: Elem>(a: &Pass, mut x: Cx<F>, j: u32, jl: u32, e: u32) -> Cx<F> {
+    if a.mul != 0 {
+        let n = j as u64 + e as u64 * a.cols;
+        // SAFETY: per the contract.
+        x = x * unsafe { F::ld((a.mul as *const Cx<F>).add(n as usize)) };
+    }
+    if a.conj_in != 0 {
+        x = x.conj();
+    }
+    if jl != 0 && e != 0 {
+        // SAFETY: jl * e < ns * len.
+        let w = unsafe { pass_twiddle(a, jl as u64 * e as u64) };
+        x = x * w.cast::<F>();
+    }
+    x
+}
+
+/// Output element as stored: conjugated for an inverse, scaled.
+#[inline(always)]
+fn finish<F: Elem>(a: &Pass, mut y: Cx<F>) -> Cx<F> {
+    if a.conj_out != 0 {
+        y = y.conj();
+    }
+    if a.scale != 1.0 {
+        y = y.scale(F::of(a.scale));
+    }
+    y
+}
+
+/// Calls `f(t, e)` for every element of the block's valid columns: along rows (each
+/// row read by `2^row_threads_log2` adjacent threads) or across columns (adjacent
+/// threads on adjacent columns), whichever keeps adjacent threads on adjacent
+/// addresses.
+#[inline(always)]
+unsafe fn each_element(a: &Pass, rows: bool, meta: u32, mut f: impl FnMut(u32, u32, u32)) {
+    let (tid, nt) = (thread_idx(), block_dim());
+    let tile = 1u32 << a.tile_log2;
+    if rows {
+        let rt = a.row_threads_log2;
+        let per = nt >> rt;
+        if tid < per << rt {
+            let mut t = tid >> rt;
+            while t < tile {
+                let m = meta + t * META_BYTES;
+                let mut e = tid & ((1 << rt) - 1);
+                while e < a.len {
+                    f(t, e, m);
+                    e += 1 << rt;
+                }
+                t += per;
+            }
+        }
+    } else {
+        let t = tid & (tile - 1);
+        let m = meta + t * META_BYTES;
+        let mut e = tid >> a.tile_log2;
+        while e < a.len {
+            f(t, e, m);
+            e += nt >> a.tile_log2;
+        }
+    }
+}
+
+macro_rules! stages {
+    ($F:ty, $double:expr, $a:expr, $data:expr, $pitch:expr) => {{
+        let tw = $a.twiddle as *const Cx<$F>;
+        let mut ns = 1u32;
+        // The radices as two words read with constant indices: a run-time index into
+        // the parameter struct would copy it to local memory.
+        let r8 = |i: usize| $a.radices[i] as u64;
+        let words = [
+            (0..8).fold(0u64, |w, i| w | r8(i) << (8 * i)),
+            (8..16).fold(0u64, |w, i| w | r8(i) << (8 * (i - 8))),
+        ];
+        let mut s = 0;
+        while s < $a.stages as usize {
+            let word = if s < 8 { words[0] } else { words[1] };
+            let r = (word >> (8 * (s % 8)) & 0xff) as u32;
+            macro_rules! go {
+                ($r:literal) => {
+                    // SAFETY: the plan's radices divide len; the host sized the block
+                    // for per_thread butterflies.
+                    unsafe {
+                        stage::<$F, $r, { per_thread($r, $double) as usize }>(
+                            $data,
+                            $pitch,
+                            $a.tile_log2,
+                            $a.len,
+                            ns,
+                            tw,
+                        )
+                    }
+                };
+            }
+            match r {
+                16 => go!(16),
+                13 => go!(13),
+                11 => go!(11),
+                8 => go!(8),
+                7 => go!(7),
+                5 => go!(5),
+                4 => go!(4),
+                3 => go!(3),
+                _ => go!(2),
+            }
+            ns *= r;
+            s += 1;
+        }
+    }};
+}
+
+/// One pass of a transform (see [`Pass`]).
+///
+/// # Safety
+/// The host's plan: pointers, tables and strides in bounds; the block shaped by
+/// `plan::block`, with its shared size.
+macro_rules! pass_kernel {
+    ($name:literal, $fn:ident, $F:ty, $double:expr) => {
+        #[unsafe(export_name = $name)]
+        unsafe extern "ptx-kernel" fn $fn(a: Pass) {
+            let (tid, nt) = (thread_idx(), block_dim());
+            let esz = size_of::<Cx<$F>>() as u32;
+            let tile = 1u32 << a.tile_log2;
+            let pitch = pitch(a.len);
+            let data = smem_addr(0);
+            let meta = data + ((pitch * esz) << a.tile_log2);
+            let total = a.cols * a.batch;
+            let col0 = block_idx() as u64 * tile as u64;
+            let mut t = tid;
+            while t < tile {
+                let col = col0 + t as u64;
+                let m = meta + t * META_BYTES;
+                // SAFETY: the bookkeeping slots follow the rows in the shared size.
+                unsafe {
+                    if col < total {
+                        let (src, dst, j, jl) = column(&a, col);
+                        st_i64(m, src);
+                        st_i64(m + 8, dst);
+                        st_u32(m + 16, j);
+                        st_u32(m + 20, jl);
+                    } else {
+                        st_u32(m + 20, u32::MAX);
+                    }
+                }
+                t += nt;
+            }
+            sync_threads();
+            let src = a.src as *const Cx<$F>;
+            // SAFETY: the plan keeps every element's offset inside the input.
+            unsafe {
+                each_element(&a, a.load_rows != 0, meta, |t, e, m| {
+                    let jl = ld_u32(m + 20);
+                    if jl != u32::MAX {
+                        let at = ld_i64(m) + e as i64 * a.src_e;
+                        let x = <$F>::ld(src.offset(at as isize));
+                        let x = prepare(&a, x, ld_u32(m + 16), jl, e);
+                        <$F>::sts(data + (t * pitch + pad(e)) * esz, x);
+                    }
+                });
+            }
+            sync_threads();
+            stages!($F, $double, a, data, pitch);
+            let dst = a.dst as *mut Cx<$F>;
+            // SAFETY: as for the loads, in the output.
+            unsafe {
+                each_element(&a, a.store_rows != 0, meta, |t, e, m| {
+                    if ld_u32(m + 20) != u32::MAX {
+                        let y = finish(&a, <$F>::lds(data + (t * pitch + pad(e)) * esz));
+                        let at = ld_i64(m + 8) + e as i64 * a.dst_e;
+                        <$F>::st(dst.offset(at as isize), y);
+                    }
+                });
+            }
+        }
+    };
+}
+pass_kernel!("gpupy_fft_pass_c64", pass_c64, f32, false);
+pass_kernel!("gpupy_fft_pass_c128", pass_c128, f64, true);
+
+/// Calls `f(src, dst, k)` for output `k` of every batch item: `k` from the grid's x,
+/// items from its y (striding by the grid's height); `src` and `dst` are the item's
+/// base offsets.
+#[inline(always)]
+fn each_output(a: &Twist, mut f: impl FnMut(i64, i64, u64)) {
+    let k = block_idx() as u64 * block_dim() as u64 + thread_idx() as u64;
+    if k >= a.n {
+        return;
+    }
+    let mut b = block_idx_y() as u64;
+    while b < a.batch {
+        let (b1, b0) = ((b / a.batch0) as i64, (b % a.batch0) as i64);
+        f(
+            b1 * a.src.b1 + b0 * a.src.b0,
+            b1 * a.dst.b1 + b0 * a.dst.b0,
+            k,
+        );
+        b += grid_dim_y() as u64;
+    }
+}
+
+/// `src[at]` of a twist's input.
+///
+/// # Safety
+/// The host's geometry keeps `at` inside the input.
+#[inline(always)]
+unsafe fn src_at<F: Elem>(a: &Twist, base: i64, k: u64) -> Cx<F> {
+    // SAFETY: per the contract.
+    unsafe { F::ld((a.src.ptr as *const Cx<F>).offset((base + k as i64 * a.src.e) as isize)) }
+}
+
+/// Stores output `k` of an item.
+///
+/// # Safety
+/// As for `src_at`, in the output.
+#[inline(always)]
+unsafe fn dst_at<F: Elem>(a: &Twist, base: i64, k: u64, v: Cx<F>) {
+    // SAFETY: per the contract.
+    unsafe {
+        F::st(
+            (a.dst.ptr as *mut Cx<F>).offset((base + k as i64 * a.dst.e) as isize),
+            v,
+        )
+    }
+}
+
+/// Entry `k` of the twist's table.
+///
+/// # Safety
+/// The table covers `k`.
+#[inline(always)]
+unsafe fn table<F: Elem>(a: &Twist, k: u64) -> Cx<F> {
+    // SAFETY: per the contract.
+    unsafe { F::ld((a.table as *const Cx<F>).add(k as usize)) }
+}
+
+macro_rules! twist_kernels {
+    ($F:ty, $sfx:literal, $chirp_in:ident, $chirp_out:ident, $r2c:ident, $c2r:ident, $herm:ident) => {
+        /// Bluestein's input: the chirped signal, zero-padded to the convolution's length.
+        #[unsafe(export_name = concat!("gpupy_fft_chirp_in_", $sfx))]
+        unsafe extern "ptx-kernel" fn $chirp_in(a: Twist) {
+            each_output(&a, |s, d, k| {
+                let mut y = Cx::<$F>::default();
+                if k < a.len {
+                    // SAFETY: k < len elements of the item and of the chirp table.
+                    unsafe {
+                        let mut x = src_at::<$F>(&a, s, k);
+                        if a.conj != 0 {
+                            x = x.conj();
+                        }
+                        y = x * table::<$F>(&a, k);
+                    }
+                }
+                // SAFETY: k < n, the padded length.
+                unsafe { dst_at(&a, d, k, y) };
+            });
+        }
+
+        /// Bluestein's output: the convolution's first `len` values, chirped and scaled.
+        #[unsafe(export_name = concat!("gpupy_fft_chirp_out_", $sfx))]
+        unsafe extern "ptx-kernel" fn $chirp_out(a: Twist) {
+            each_output(&a, |s, d, k| {
+                // SAFETY: k < len = n.
+                unsafe {
+                    let mut y = table::<$F>(&a, k) * src_at::<$F>(&a, s, k);
+                    if a.conj != 0 {
+                        y = y.conj();
+                    }
+                    dst_at(&a, d, k, y.scale(<$F>::of(a.scale)));
+                }
+            });
+        }
+
+        /// A real transform's spectrum `X_k`, `k <= len/2`, from the transform `Z` of
+        /// its even and odd samples as one complex signal of `m = len/2`:
+        /// `X_k = (Z_k + conj Z_(m-k))/2 - i W_len^k (Z_k - conj Z_(m-k))/2`.
+        #[unsafe(export_name = concat!("gpupy_fft_r2c_post_", $sfx))]
+        unsafe extern "ptx-kernel" fn $r2c(a: Twist) {
+            let m = a.len / 2;
+            each_output(&a, |s, d, k| {
+                // SAFETY: indices below m in the item; k <= m in the table.
+                unsafe {
+                    let z = src_at::<$F>(&a, s, if k == m { 0 } else { k });
+                    let zc = src_at::<$F>(&a, s, if k == 0 { 0 } else { m - k }).conj();
+                    let half = <$F>::of(0.5);
+                    let even = (z + zc).scale(half);
+                    let odd = (z - zc).scale(half);
+                    let x = even + (table::<$F>(&a, k) * odd).mul_neg_i();
+                    dst_at(&a, d, k, x.scale(<$F>::of(a.scale)));
+                }
+            });
+        }
+
+        /// The inverse: `Z_k = (X_k + conj X_(m-k)) + i conj(W_len^k) (X_k - conj
+        /// X_(m-k))` for `k < m`, the imaginary parts of `X_0` and `X_m` ignored.
+        #[unsafe(export_name = concat!("gpupy_fft_c2r_pre_", $sfx))]
+        unsafe extern "ptx-kernel" fn $c2r(a: Twist) {
+            let m = a.len / 2;
+            each_output(&a, |s, d, k| {
+                // SAFETY: indices up to m in the item (m + 1 entries); k < m in the table.
+                unsafe {
+                    let mut x = src_at::<$F>(&a, s, k);
+                    let mut xc = src_at::<$F>(&a, s, m - k).conj();
+                    if k == 0 {
+                        x.im = <$F>::of(0.0);
+                        xc.im = <$F>::of(0.0);
+                    }
+                    let t = table::<$F>(&a, k).conj() * (x - xc);
+                    // i * t
+                    let z = (x + xc) + Cx::new(-t.im, t.re);
+                    dst_at(&a, d, k, z);
+                }
+            });
+        }
+
+        /// A real signal's full spectrum from entries `0..=len/2`: `X_k = conj X_(len-k)`
+        /// above, the imaginary parts of `X_0` (and `X_(len/2)`) dropped.
+        #[unsafe(export_name = concat!("gpupy_fft_hermitian_", $sfx))]
+        unsafe extern "ptx-kernel" fn $herm(a: Twist) {
+            each_output(&a, |s, d, k| {
+                // SAFETY: the index is at most len/2 in the item.
+                unsafe {
+                    let mirrored = 2 * k > a.len;
+                    let mut x = src_at::<$F>(&a, s, if mirrored { a.len - k } else { k });
+                    if mirrored {
+                        x = x.conj();
+                    } else if k == 0 || 2 * k == a.len {
+                        x.im = <$F>::of(0.0);
+                    }
+                    dst_at(&a, d, k, x);
+                }
+            });
+        }
+    };
+}
+twist_kernels!(
+    f32,
+    "c64",
+    chirp_in_c64,
+    chirp_out_c64,
+    r2c_c64,
+    c2r_c64,
+    herm_c64
+);
+twist_kernels!(
+    f64,
+    "c128",
+    chirp_in_c128,
+    chirp_out_c128,
+    r2c_c128,
+    c2r_c128,
+    herm_c128
+);

@@ -1,0 +1,22 @@
+"""SciPy's names computed by gpupy, under CuPy's ``cupyx.scipy`` layout: code written for
+``cupyx.scipy.fft`` or ``cupyx.scipy.fftpack`` runs with ``gpupyx.scipy`` in its place.
+
+- ``gpupyx.scipy.fft``: ``scipy.fft`` (FFTs, real-to-real transforms, helpers, plans);
+- ``gpupyx.scipy.fftpack``: ``scipy.fftpack``'s FFTs, with its packed real layout.
+
+The submodules load on first use (as CuPy's do), so that ``import gpupyx`` stays cheap.
+"""
+
+import importlib
+
+_SUBMODULES = ("fft", "fftpack")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"gpupyx.scipy.{name}")
+    raise AttributeError(f"Module 'gpupyx.scipy' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_SUBMODULES))
