@@ -4,7 +4,8 @@
 //! stores. The `Twist` kernels are the elementwise steps around the transforms.
 
 use super::plan::{
-    META_BYTES, column, pad, per_thread, pitch, stage_dst, stage_src, stage_twiddle,
+    META_BYTES, column, pad, per_thread, pitch, stage_dst, stage_src, stage_table_len,
+    stage_twiddle,
 };
 use super::radix::{Cx, Dft, Real};
 use super::{Pass, Twist};
@@ -119,8 +120,8 @@ unsafe fn st_i64(addr: u32, v: i64) {
 ///
 /// # Safety
 /// Every thread of the block calls it together; the rows hold `2^tile_log2` rows of
-/// `len`; `tw` holds `W_len^k` for `k < len`; `R` divides `len / ns` and the block has
-/// `K` butterflies per thread or more.
+/// `len`; `tw` is this stage's twiddle table (`stage_table_len(R, ns)` entries); `R`
+/// divides `len / ns` and the block has `K` butterflies per thread or more.
 //
 // Not inlined: with every radix's stage inlined into the one stage loop, LLVM and ptxas
 // keep the arms' values in registers together (224 for complex64, against at most 85
@@ -140,7 +141,6 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize>(
     let esz = size_of::<Cx<F>>() as u32;
     let quarter = len / R as u32;
     let count = quarter << tile_log2;
-    let step = len / (ns * R as u32);
     let mut v = [[Cx::<F>::default(); R]; K];
     let mut row = [0u32; K];
     let mut out = [0u32; K];
@@ -157,8 +157,8 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize>(
                 v[k][r] = if r == 0 || jl == 0 {
                     x
                 } else {
-                    // SAFETY: the index is below len (plan::stage_twiddle).
-                    x * unsafe { F::ld(tw.add(stage_twiddle(jl, r as u32, step) as usize)) }
+                    // SAFETY: inside the stage's table (plan::stage_twiddle).
+                    x * unsafe { F::ld(tw.add(stage_twiddle(jl, r as u32, ns) as usize)) }
                 };
             });
             <Cx<F> as Dft<R>>::dft(&mut v[k]);
@@ -177,17 +177,26 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize>(
     sync_threads();
 }
 
-/// The four-step twiddle `W_(ns len)^m` from its two float64 tables.
-///
-/// # Safety
-/// The pass's tables cover `m` (the host sizes them for `ns * len`).
+unsafe extern "C" {
+    fn __nv_sincospi(x: f64, s: *mut f64, c: *mut f64);
+}
+
+/// The four-step twiddle `W_modulus^m`, in float64: `m` reduced to `(-modulus/2,
+/// modulus/2]` exactly, then libdevice's `sincospi` of `-2m / modulus` (an angle error
+/// of at most an ulp of pi, so about an ulp of float64).
 #[inline(always)]
-unsafe fn pass_twiddle(a: &Pass, m: u64) -> Cx<f64> {
-    let hi = a.pass_hi as *const Cx<f64>;
-    let lo = a.pass_lo as *const Cx<f64>;
-    let mask = (1u64 << a.pass_shift) - 1;
-    // SAFETY: per the contract.
-    unsafe { f64::ld(hi.add((m >> a.pass_shift) as usize)) * f64::ld(lo.add((m & mask) as usize)) }
+fn pass_twiddle(m: u64, modulus: u64) -> Cx<f64> {
+    let m = (m % modulus) as i64;
+    let m = if 2 * m > modulus as i64 {
+        m - modulus as i64
+    } else {
+        m
+    };
+    let x = -2.0 * m as f64 / modulus as f64;
+    let (mut s, mut c) = (0.0f64, 0.0f64);
+    // SAFETY: libdevice writes the two results through the pointers, nothing else.
+    unsafe { __nv_sincospi(x, &mut s, &mut c) };
+    Cx { re: c, im: s }
 }
 
 /// Input element `e` of column `j` (`jl = j % ns`) as the pass computes with it.
@@ -205,8 +214,7 @@ unsafe fn prepare<F: Elem>(a: &Pass, mut x: Cx<F>, j: u32, jl: u32, e: u32) -> C
         x = x.conj();
     }
     if jl != 0 && e != 0 {
-        // SAFETY: jl * e < ns * len.
-        let w = unsafe { pass_twiddle(a, jl as u64 * e as u64) };
+        let w = pass_twiddle(jl as u64 * e as u64, a.ns as u64 * a.len as u64);
         x = x * w.cast::<F>();
     }
     x
@@ -224,43 +232,112 @@ fn finish<F: Elem>(a: &Pass, mut y: Cx<F>) -> Cx<F> {
     y
 }
 
-/// Calls `f(t, e)` for every element of the block's valid columns: along rows (each
-/// row read by `2^row_threads_log2` adjacent threads) or across columns (adjacent
-/// threads on adjacent columns), whichever keeps adjacent threads on adjacent
-/// addresses.
+/// Elements a thread moves per round of `each_element`: all its loads of a round are
+/// issued before the first is used, so they overlap in flight.
+const CHUNK: usize = 8;
+
+/// Moves every element of the block's valid columns: `fetch(t, e, column)` for up to
+/// `CHUNK` elements, then `put(t, e, column, value)` for each. Adjacent threads take
+/// adjacent elements of a row (`rows`, for rows adjacent in memory) or the same element
+/// of adjacent columns, whichever keeps adjacent threads on adjacent addresses.
+///
+/// # Safety
+/// `meta` holds the bookkeeping of the block's `2^tile_log2` columns.
 #[inline(always)]
-unsafe fn each_element(a: &Pass, rows: bool, meta: u32, mut f: impl FnMut(u32, u32, u32)) {
+unsafe fn each_element<F: Elem>(
+    a: &Pass,
+    rows: bool,
+    meta: u32,
+    mut fetch: impl FnMut(u32, u32, &Column) -> Cx<F>,
+    mut put: impl FnMut(u32, u32, &Column, Cx<F>),
+) {
     let (tid, nt) = (thread_idx(), block_dim());
-    let tile = 1u32 << a.tile_log2;
-    if rows {
-        let rt = a.row_threads_log2;
-        let per = nt >> rt;
-        if tid < per << rt {
-            let mut t = tid >> rt;
-            while t < tile {
-                let m = meta + t * META_BYTES;
-                let mut e = tid & ((1 << rt) - 1);
-                while e < a.len {
-                    f(t, e, m);
-                    e += 1 << rt;
+    let len = a.len;
+    let total = len << a.tile_log2;
+    let pow2 = len.is_power_of_two();
+    let decode = |i: u32| -> (u32, u32) {
+        if !rows {
+            (i & ((1 << a.tile_log2) - 1), i >> a.tile_log2)
+        } else if pow2 {
+            (i >> len.trailing_zeros(), i & (len - 1))
+        } else {
+            (i / len, i % len)
+        }
+    };
+    // SAFETY: per the contract.
+    let column = |t: u32| unsafe { Column::load(meta + t * META_BYTES) };
+    let mut base = tid;
+    while base < total {
+        let mut x = [Cx::<F>::default(); CHUNK];
+        unroll!(k in 0..CHUNK => {
+            let i = base + k as u32 * nt;
+            if i < total {
+                let (t, e) = decode(i);
+                let c = column(t);
+                if c.valid() {
+                    x[k] = fetch(t, e, &c);
                 }
-                t += per;
+            }
+        });
+        unroll!(k in 0..CHUNK => {
+            let i = base + k as u32 * nt;
+            if i < total {
+                let (t, e) = decode(i);
+                let c = column(t);
+                if c.valid() {
+                    put(t, e, &c, x[k]);
+                }
+            }
+        });
+        base += CHUNK as u32 * nt;
+    }
+}
+
+/// A column's bookkeeping, kept in shared memory after the rows.
+struct Column {
+    src: i64,
+    dst: i64,
+    j: u32,
+    jl: u32,
+}
+
+impl Column {
+    /// # Safety
+    /// `m` is a bookkeeping slot inside the launch's shared size.
+    #[inline(always)]
+    unsafe fn load(m: u32) -> Column {
+        // SAFETY: per the contract.
+        unsafe {
+            Column {
+                src: ld_i64(m),
+                dst: ld_i64(m + 8),
+                j: ld_u32(m + 16),
+                jl: ld_u32(m + 20),
             }
         }
-    } else {
-        let t = tid & (tile - 1);
-        let m = meta + t * META_BYTES;
-        let mut e = tid >> a.tile_log2;
-        while e < a.len {
-            f(t, e, m);
-            e += nt >> a.tile_log2;
+    }
+    /// # Safety
+    /// As for `load`.
+    #[inline(always)]
+    unsafe fn store(&self, m: u32) {
+        // SAFETY: per the contract.
+        unsafe {
+            st_i64(m, self.src);
+            st_i64(m + 8, self.dst);
+            st_u32(m + 16, self.j);
+            st_u32(m + 20, self.jl);
         }
+    }
+    /// Past the batch's last column (`jl` is never `u32::MAX` otherwise).
+    #[inline(always)]
+    fn valid(&self) -> bool {
+        self.jl != u32::MAX
     }
 }
 
 macro_rules! stages {
     ($F:ty, $double:expr, $a:expr, $data:expr, $pitch:expr) => {{
-        let tw = $a.twiddle as *const Cx<$F>;
+        let mut tw = $a.twiddle as *const Cx<$F>;
         let mut ns = 1u32;
         // The radices as two words read with constant indices: a run-time index into
         // the parameter struct would copy it to local memory.
@@ -300,6 +377,8 @@ macro_rules! stages {
                 3 => go!(3),
                 _ => go!(2),
             }
+            // SAFETY: the next stage's table follows this one's.
+            tw = unsafe { tw.add(stage_table_len(r, ns) as usize) };
             ns *= r;
             s += 1;
         }
@@ -327,46 +406,48 @@ macro_rules! pass_kernel {
             while t < tile {
                 let col = col0 + t as u64;
                 let m = meta + t * META_BYTES;
-                // SAFETY: the bookkeeping slots follow the rows in the shared size.
-                unsafe {
-                    if col < total {
-                        let (src, dst, j, jl) = column(&a, col);
-                        st_i64(m, src);
-                        st_i64(m + 8, dst);
-                        st_u32(m + 16, j);
-                        st_u32(m + 20, jl);
-                    } else {
-                        st_u32(m + 20, u32::MAX);
+                let c = if col < total {
+                    let (src, dst, j, jl) = column(&a, col);
+                    Column { src, dst, j, jl }
+                } else {
+                    Column {
+                        src: 0,
+                        dst: 0,
+                        j: 0,
+                        jl: u32::MAX,
                     }
-                }
+                };
+                // SAFETY: the bookkeeping slots follow the rows in the shared size.
+                unsafe { c.store(m) };
                 t += nt;
             }
             sync_threads();
             let src = a.src as *const Cx<$F>;
             // SAFETY: the plan keeps every element's offset inside the input.
             unsafe {
-                each_element(&a, a.load_rows != 0, meta, |t, e, m| {
-                    let jl = ld_u32(m + 20);
-                    if jl != u32::MAX {
-                        let at = ld_i64(m) + e as i64 * a.src_e;
-                        let x = <$F>::ld(src.offset(at as isize));
-                        let x = prepare(&a, x, ld_u32(m + 16), jl, e);
+                each_element(
+                    &a,
+                    a.load_rows != 0,
+                    meta,
+                    |_, e, c| <$F>::ld(src.offset((c.src + e as i64 * a.src_e) as isize)),
+                    |t, e, c, x| {
+                        let x = prepare(&a, x, c.j, c.jl, e);
                         <$F>::sts(data + (t * pitch + pad(e)) * esz, x);
-                    }
-                });
+                    },
+                );
             }
             sync_threads();
             stages!($F, $double, a, data, pitch);
             let dst = a.dst as *mut Cx<$F>;
             // SAFETY: as for the loads, in the output.
             unsafe {
-                each_element(&a, a.store_rows != 0, meta, |t, e, m| {
-                    if ld_u32(m + 20) != u32::MAX {
-                        let y = finish(&a, <$F>::lds(data + (t * pitch + pad(e)) * esz));
-                        let at = ld_i64(m + 8) + e as i64 * a.dst_e;
-                        <$F>::st(dst.offset(at as isize), y);
-                    }
-                });
+                each_element(
+                    &a,
+                    a.store_rows != 0,
+                    meta,
+                    |t, e, _| finish(&a, <$F>::lds(data + (t * pitch + pad(e)) * esz)),
+                    |_, e, c, y| <$F>::st(dst.offset((c.dst + e as i64 * a.dst_e) as isize), y),
+                );
             }
         }
     };

@@ -55,10 +55,8 @@ pub struct Pass {
     pub ns: u32,
     /// The block-local DFT's length.
     pub len: u32,
-    /// log2 of the columns a block takes, and of the threads that share a row when a
-    /// row is read or written with its elements adjacent in memory.
+    /// log2 of the columns a block takes.
     pub tile_log2: u32,
-    pub row_threads_log2: u32,
     /// Whether loads (stores) run along rows (`|src_e| == 1`) rather than across columns.
     pub load_rows: u32,
     pub store_rows: u32,
@@ -67,13 +65,10 @@ pub struct Pass {
     pub conj_out: u32,
     /// Every output is multiplied by this.
     pub scale: f64,
-    /// `W_len^k`, `k < len`, in the working precision.
+    /// The block stages' twiddles (`twiddle::block_table(len)`), in the working
+    /// precision. The four-step twiddles `W_(ns len)^(jl e)` are computed in float64
+    /// as each element is loaded (a table would be as large as the data).
     pub twiddle: u64,
-    /// When `ns > 1`: the four-step twiddle `W_(ns len)^m` is `hi[m >> shift] *
-    /// lo[m & (2^shift - 1)]`, both tables of complex128.
-    pub pass_hi: u64,
-    pub pass_lo: u64,
-    pub pass_shift: u32,
     /// The block-local stages' radices, in order.
     pub stages: u32,
     pub radices: [u8; MAX_STAGES],

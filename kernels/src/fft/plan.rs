@@ -42,11 +42,18 @@ pub const fn stage_src(j: u32, r: u32, quarter: u32) -> u32 {
     j + r * quarter
 }
 
-/// ... multiplies input `r` by `W_len^(stage_twiddle)` (with `jl = j % ns` and
-/// `step = len / (ns * R)`) ...
+/// ... multiplies input `r > 0` by `W_(ns R)^(jl r)` (with `jl = j % ns`), entry
+/// `stage_twiddle` of the stage's table (`twiddle::block_table`): the tables hold, per
+/// stage, `r` outer and `jl` inner, so adjacent butterflies read adjacent entries ...
 #[inline(always)]
-pub const fn stage_twiddle(jl: u32, r: u32, step: u32) -> u32 {
-    jl * r * step
+pub const fn stage_twiddle(jl: u32, r: u32, ns: u32) -> u32 {
+    (r - 1) * ns + jl
+}
+
+/// Entries of a stage's twiddle table (`R - 1` rows of `ns`).
+#[inline(always)]
+pub const fn stage_table_len(radix: u32, ns: u32) -> u32 {
+    (radix - 1) * ns
 }
 
 /// ... and writes output `r` at `(j / ns) * ns * R + jl + r * ns`.
@@ -102,14 +109,13 @@ pub const META_BYTES: u32 = 24;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Block {
     pub threads: u32,
-    pub row_threads_log2: u32,
     pub smem: u32,
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
 /// The block for `len` and a tile: enough threads that each does at most
 /// `per_thread` butterflies in every stage, at least one per column, a multiple of
-/// a warp; rows read by up to `next_power_of_two(len)` threads each.
+/// a warp.
 pub fn block(len: u32, tile_log2: u32, double: bool) -> Option<Block> {
     let (radices, stages) = radices(len)?;
     let elems = len << tile_log2;
@@ -119,13 +125,10 @@ pub fn block(len: u32, tile_log2: u32, double: bool) -> Option<Block> {
         threads = threads.max((elems / r).div_ceil(per_thread(r, double)));
     }
     let threads = threads.div_ceil(32) * 32;
-    let floor_pow2 = 1u32 << (31 - threads.leading_zeros());
-    let row_threads = len.next_power_of_two().min(floor_pow2);
     let elem = if double { 16 } else { 8 };
     let smem = (pitch(len) * elem) << tile_log2;
     Some(Block {
         threads,
-        row_threads_log2: row_threads.trailing_zeros(),
         smem: smem + (META_BYTES << tile_log2),
     })
 }
@@ -219,30 +222,16 @@ fn fits(len: u32, tile_log2: u32, lim: &Limits) -> bool {
     block(len, tile_log2, lim.single_max == 4096).is_some_and(|b| b.threads <= lim.max_threads)
 }
 
-/// Bluestein's convolution length for `n`: the smallest `2^a 3^b 5^c 7^d >= 2n - 1`.
+/// Bluestein's convolution length for `n`: the smallest `2^a`, `3 * 2^a` or `5 * 2^a`
+/// at least `2n - 1` (lengths with more factors of 3, 5 or 7 take more stages, and the
+/// radix-16 stages of a power of two are the fastest per point).
 pub fn bluestein_length(n: u64) -> u64 {
     let want = 2 * n - 1;
-    let mut best = want.next_power_of_two();
-    let mut a = 1u64;
-    while a < best {
-        let mut b = a;
-        while b < best {
-            let mut c = b;
-            while c < best {
-                let mut d = c;
-                while d < best {
-                    if d >= want {
-                        best = d;
-                    }
-                    d *= 7;
-                }
-                c *= 5;
-            }
-            b *= 3;
-        }
-        a *= 2;
-    }
-    best
+    [1u64, 3, 5]
+        .iter()
+        .map(|&f| f * want.div_ceil(f).next_power_of_two())
+        .min()
+        .unwrap()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -330,17 +319,11 @@ pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) ->
             ns: ns as u32,
             len,
             tile_log2,
-            row_threads_log2: block.row_threads_log2,
             load_rows: (src_e.unsigned_abs() == 1) as u32,
             store_rows: ((ns as i64 * dst_e).unsigned_abs() == 1) as u32,
             conj_in: (conj && first) as u32,
             conj_out: (conj && last) as u32,
             scale: if last { scale } else { 1.0 },
-            pass_shift: if ns > 1 {
-                (ns * len as u64).next_power_of_two().ilog2().div_ceil(2)
-            } else {
-                0
-            },
             stages,
             radices,
             ..Pass::default()
@@ -379,7 +362,7 @@ pub fn column(p: &Pass, col: u64) -> (i64, i64, u32, u32) {
 pub mod cpu {
     use super::*;
     use crate::fft::radix::{Cx, Dft};
-    use crate::fft::twiddle::turn;
+    use crate::fft::twiddle::{block_table, turn};
 
     fn dft_row(v: &mut [Cx<f64>]) {
         macro_rules! go {
@@ -400,18 +383,23 @@ pub mod cpu {
     /// One block-local FFT over a row held at `pad` positions, stage by stage as the
     /// GPU does (in place: every butterfly's inputs are read before any is written).
     fn block_fft(row: &mut [Cx<f64>], len: u32, radices: &[u8]) {
+        let table = block_table(len);
+        let mut at = 0usize;
         let mut ns = 1u32;
         for &r in radices {
             let r = r as u32;
             let quarter = len / r;
-            let step = len / (ns * r);
             let mut outs = Vec::new();
             for j in 0..quarter {
                 let jl = j % ns;
                 let mut v: Vec<Cx<f64>> = (0..r)
                     .map(|k| {
                         let x = row[pad(stage_src(j, k, quarter)) as usize];
-                        x * turn(stage_twiddle(jl, k, step) as u64, len as u64)
+                        if k == 0 {
+                            x
+                        } else {
+                            x * table[at + stage_twiddle(jl, k, ns) as usize]
+                        }
                     })
                     .collect();
                 dft_row(&mut v);
@@ -422,6 +410,7 @@ pub mod cpu {
             for (i, y) in outs {
                 row[i] = y;
             }
+            at += stage_table_len(r, ns) as usize;
             ns *= r;
         }
     }
@@ -630,7 +619,8 @@ mod tests {
         assert_eq!(passes(1 << 20, &lim), alloc::vec![1024, 1024]);
         assert_eq!(passes(1 << 24, &lim).len(), 3);
         assert_eq!(passes(1 << 27, &lim), alloc::vec![512, 512, 512]);
-        assert_eq!(bluestein_length(1009), 2025); // 3^4 5^2 >= 2017
+        assert_eq!(bluestein_length(1009), 2048);
+        assert_eq!(bluestein_length(1500), 3072);
         assert!(bluestein_length(17) >= 33);
         assert!(!smooth(17) && smooth(2 * 3 * 5 * 7 * 11 * 13));
         for len in [2u32, 3, 16, 1000, 4096, 8192] {

@@ -80,19 +80,6 @@ pub fn transform(
         )?;
         pass.twiddle = tw.data_ptr();
         keep.push(tw);
-        if pass.ns > 1 {
-            let modulus = pass.ns as u64 * pass.len as u64;
-            let t = table(
-                device,
-                Key::Pass {
-                    modulus,
-                    shift: pass.pass_shift,
-                },
-            )?;
-            pass.pass_hi = t.data_ptr();
-            pass.pass_lo = t.data_ptr() + 16 * modulus.div_ceil(1 << pass.pass_shift);
-            keep.push(t);
-        }
         if i == 0
             && let Some(m) = mul
         {

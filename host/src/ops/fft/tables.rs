@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 
 use gpupy_kernels::fft::radix::Cx;
-use gpupy_kernels::fft::twiddle::{chirp, turn};
+use gpupy_kernels::fft::twiddle::{block_table, chirp, turn};
 
 use crate::array::Array;
 use crate::device::Device;
@@ -16,10 +16,8 @@ use crate::error::Result;
 /// What a table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
-    /// `W_len^k`, `k < len`, for the stages of a pass of `len`.
+    /// The stage twiddles of a pass of `len` (`twiddle::block_table`).
     Block { len: u32, double: bool },
-    /// The two complex128 halves of `W_modulus^m`: `hi` then `lo`, split at `shift`.
-    Pass { modulus: u64, shift: u32 },
     /// Bluestein's chirp `exp(-i pi k^2 / n)`, `k < n`.
     Chirp { n: u64, double: bool },
     /// Bluestein's filter: the transform of the conjugate chirp, over `m`, divided by `m`.
@@ -33,7 +31,6 @@ impl Key {
     pub fn kind(&self) -> &'static str {
         match self {
             Key::Block { .. } => "twiddles",
-            Key::Pass { .. } => "four-step twiddles",
             Key::Chirp { .. } => "bluestein chirp",
             Key::Filter { .. } => "bluestein filter",
             Key::Real { .. } => "real twist",
@@ -44,7 +41,6 @@ impl Key {
     pub fn length(&self) -> u64 {
         match *self {
             Key::Block { len, .. } => len as u64,
-            Key::Pass { modulus, .. } => modulus,
             Key::Chirp { n, .. } | Key::Filter { n, .. } | Key::Real { n, .. } => n,
         }
     }
@@ -154,15 +150,17 @@ fn upload(device: &'static Device, values: &[Cx<f64>], double: bool) -> Result<A
 fn build(device: &'static Device, key: Key) -> Result<Array> {
     match key {
         Key::Block { len, double } => {
-            let v: Vec<_> = (0..len as u64).map(|k| turn(k, len as u64)).collect();
-            upload(device, &v, double)
-        }
-        Key::Pass { modulus, shift } => {
-            let lo_len = 1u64 << shift;
-            let hi_len = modulus.div_ceil(lo_len);
-            let mut v: Vec<_> = (0..hi_len).map(|h| turn(h * lo_len, modulus)).collect();
-            v.extend((0..lo_len).map(|l| turn(l, modulus)));
-            upload(device, &v, true)
+            // A pass of one point has no stages and reads no table.
+            let v = block_table(len);
+            upload(
+                device,
+                if v.is_empty() {
+                    &[Cx { re: 1.0, im: 0.0 }]
+                } else {
+                    &v
+                },
+                double,
+            )
         }
         Key::Chirp { n, double } => {
             let v: Vec<_> = (0..n).map(|k| chirp(k, n)).collect();
@@ -198,13 +196,10 @@ pub fn info(device: usize) -> Info {
         entries: mine
             .iter()
             .map(|e| {
-                let double = match e.key {
-                    Key::Block { double, .. }
-                    | Key::Chirp { double, .. }
-                    | Key::Filter { double, .. }
-                    | Key::Real { double, .. } => double,
-                    Key::Pass { .. } => true,
-                };
+                let (Key::Block { double, .. }
+                | Key::Chirp { double, .. }
+                | Key::Filter { double, .. }
+                | Key::Real { double, .. }) = e.key;
                 (e.key.kind(), e.key.length(), double, e.array.nbytes())
             })
             .collect(),
