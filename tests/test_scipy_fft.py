@@ -304,10 +304,12 @@ def test_complex_dct_ignores_orthogonalize(rng):
 
 
 def test_dct1_of_one_sample(rng):
-    """SciPy (pocketfft) refuses a DCT-I of one sample: 'zero-length FFT requested'."""
+    """SciPy refuses a DCT-I of one sample with a RuntimeError ('zero-length FFT
+    requested' from pocketfft; newer SciPy's ducc0 words it otherwise): gpupyx raises
+    the same type with pocketfft's words."""
     for x in (random_array(rng, (3, 1)), random_array(rng, (1,), np.complex64)):
         for name in ("dct", "idct"):
-            with pytest.raises(RuntimeError, match="zero-length FFT requested"):
+            with pytest.raises(RuntimeError):
                 getattr(sfft, name)(x, 1)
             with pytest.raises(RuntimeError, match="zero-length FFT requested"):
                 getattr(gfft, name)(gp.asarray(x), 1)

@@ -133,25 +133,48 @@ pub fn sqrt<C: Complex>(a: C) -> C {
     }
 }
 
+/// `sin(x) * f(y)` for a hyperbolic `f`: exactly the signed zero when `x` is zero
+/// (C99 Annex G, as NumPy's npymath), where the product would be `0 * inf = NaN` once
+/// `f(y)` overflows (`sin(0 + 90j)` in complex64 is `0 + inf j`).
+#[inline(always)]
+fn zero_times<C: Complex>(z: C::R, sign: C::R, other: C::R) -> C::R {
+    if z == C::ZERO {
+        z * C::ONE.copysign(sign)
+    } else {
+        other
+    }
+}
 #[inline(always)]
 pub fn sin<C: Complex>(a: C) -> C {
     let (x, y) = (a.re(), a.im());
-    C::new(x.sin() * y.cosh(), x.cos() * y.sinh())
+    C::new(
+        zero_times::<C>(x, C::ONE, x.sin() * y.cosh()),
+        x.cos() * y.sinh(),
+    )
 }
 #[inline(always)]
 pub fn cos<C: Complex>(a: C) -> C {
     let (x, y) = (a.re(), a.im());
-    C::new(x.cos() * y.cosh(), -(x.sin() * y.sinh()))
+    C::new(
+        x.cos() * y.cosh(),
+        -zero_times::<C>(x, y, x.sin() * y.sinh()),
+    )
 }
 #[inline(always)]
 pub fn sinh<C: Complex>(a: C) -> C {
     let (x, y) = (a.re(), a.im());
-    C::new(x.sinh() * y.cos(), x.cosh() * y.sin())
+    C::new(
+        x.sinh() * y.cos(),
+        zero_times::<C>(y, C::ONE, x.cosh() * y.sin()),
+    )
 }
 #[inline(always)]
 pub fn cosh<C: Complex>(a: C) -> C {
     let (x, y) = (a.re(), a.im());
-    C::new(x.cosh() * y.cos(), x.sinh() * y.sin())
+    C::new(
+        x.cosh() * y.cos(),
+        zero_times::<C>(y, x, x.sinh() * y.sin()),
+    )
 }
 /// tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), with the large-|x| limit.
 #[inline(always)]
@@ -261,6 +284,21 @@ mod tests {
     fn close(a: c128, b: c128) -> bool {
         (a.re - b.re).abs() <= 1e-12 * (1.0 + b.re.abs())
             && (a.im - b.im).abs() <= 1e-12 * (1.0 + b.im.abs())
+    }
+
+    #[test]
+    fn zero_parts_stay_zero_where_the_other_factor_overflows() {
+        // NumPy (C99 Annex G): sin(0 + 90j) = 0 + inf j in complex64, not NaN + inf j.
+        let s = sin(c64::new(0.0, 90.0));
+        assert_eq!((s.re, s.im), (0.0, f32::INFINITY));
+        let s = sin(c64::new(-0.0, 90.0));
+        assert!(s.re == 0.0 && s.re.is_sign_negative());
+        let c = cos(c64::new(-0.0, 90.0));
+        assert!(c.im == 0.0 && c.im.is_sign_positive() && c.re == f32::INFINITY);
+        let h = sinh(c64::new(90.0, -0.0));
+        assert!(h.im == 0.0 && h.im.is_sign_negative() && h.re == f32::INFINITY);
+        let h = cosh(c64::new(-90.0, 0.0));
+        assert!(h.im == 0.0 && h.im.is_sign_negative() && h.re == f32::INFINITY);
     }
 
     #[test]
