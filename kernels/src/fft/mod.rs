@@ -65,7 +65,7 @@ pub struct Pass {
     pub conj_out: u32,
     /// Every output is multiplied by this.
     pub scale: f64,
-    /// The block stages' twiddles (`twiddle::block_table(len)`), in the working
+    /// The block stages' twiddles (`plan::block_table(len)`), in the working
     /// precision. The four-step twiddles `W_(ns len)^(jl e)` are computed in float64
     /// as each element is loaded (a table would be as large as the data).
     pub twiddle: u64,

@@ -7,7 +7,11 @@ extern crate alloc;
 #[cfg(not(target_arch = "nvptx64"))]
 use alloc::vec::Vec;
 
+#[cfg(not(target_arch = "nvptx64"))]
+use super::radix::Cx;
 use super::radix::RADICES;
+#[cfg(not(target_arch = "nvptx64"))]
+use super::twiddle::turn;
 use super::{MAX_STAGES, Pass};
 
 // ---------------------------------------------------------------------------------------
@@ -43,7 +47,7 @@ pub const fn stage_src(j: u32, r: u32, quarter: u32) -> u32 {
 }
 
 /// ... multiplies input `r > 0` by `W_(ns R)^(jl r)` (with `jl = j % ns`), entry
-/// `stage_twiddle` of the stage's table (`twiddle::block_table`): the tables hold, per
+/// `stage_twiddle` of the stage's table (`block_table`): the tables hold, per
 /// stage, `r` outer and `jl` inner, so adjacent butterflies read adjacent entries ...
 #[inline(always)]
 pub const fn stage_twiddle(jl: u32, r: u32, ns: u32) -> u32 {
@@ -110,6 +114,28 @@ pub const META_BYTES: u32 = 24;
 pub struct Block {
     pub threads: u32,
     pub smem: u32,
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+/// The stage twiddles of a block-local FFT of `len` (`plan::radices`), stage after
+/// stage: `W_(ns R)^(jl r)` at `plan::stage_twiddle(jl, r, ns)` of the stage's part.
+pub fn block_table(len: u32) -> Vec<Cx<f64>> {
+    let (radix, stages) = radices(len).expect("a smooth length");
+    let mut out = Vec::new();
+    let mut ns = 1u32;
+    for &r in &radix[..stages as usize] {
+        let r = r as u32;
+        let at = out.len();
+        out.resize(at + stage_table_len(r, ns) as usize, Cx::default());
+        for k in 1..r {
+            for jl in 0..ns {
+                out[at + stage_twiddle(jl, k, ns) as usize] =
+                    turn((jl * k) as u64, (ns * r) as u64);
+            }
+        }
+        ns *= r;
+    }
+    out
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
@@ -362,7 +388,7 @@ pub fn column(p: &Pass, col: u64) -> (i64, i64, u32, u32) {
 pub mod cpu {
     use super::*;
     use crate::fft::radix::{Cx, Dft};
-    use crate::fft::twiddle::{block_table, turn};
+    use crate::fft::twiddle::turn;
 
     fn dft_row(v: &mut [Cx<f64>]) {
         macro_rules! go {

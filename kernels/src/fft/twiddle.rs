@@ -4,8 +4,6 @@
 //! small argument and one rounding of `2 pi a / A` (under an ulp of float64 in all);
 //! a float32 table rounds these once more.
 
-extern crate alloc;
-
 use super::radix::Cx;
 
 /// `exp(-2 pi i m / modulus)`.
@@ -49,28 +47,6 @@ pub fn turn(m: u64, modulus: u64) -> Cx<f64> {
     }
     // exp(-i angle) = cos - i sin.
     Cx::new(c, -s)
-}
-
-/// The stage twiddles of a block-local FFT of `len` (`plan::radices`), stage after
-/// stage: `W_(ns R)^(jl r)` at `plan::stage_twiddle(jl, r, ns)` of the stage's part.
-pub fn block_table(len: u32) -> alloc::vec::Vec<Cx<f64>> {
-    use super::plan::{radices, stage_table_len, stage_twiddle};
-    let (radix, stages) = radices(len).expect("a smooth length");
-    let mut out = alloc::vec::Vec::new();
-    let mut ns = 1u32;
-    for &r in &radix[..stages as usize] {
-        let r = r as u32;
-        let at = out.len();
-        out.resize(at + stage_table_len(r, ns) as usize, Cx::default());
-        for k in 1..r {
-            for jl in 0..ns {
-                out[at + stage_twiddle(jl, k, ns) as usize] =
-                    turn((jl * k) as u64, (ns * r) as u64);
-            }
-        }
-        ns *= r;
-    }
-    out
 }
 
 /// Bluestein's chirp `exp(-i pi k^2 / n)`, with `k^2` reduced modulo `2n` exactly.

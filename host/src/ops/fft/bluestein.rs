@@ -8,7 +8,7 @@ use gpupy_kernels::fft::twiddle::chirp;
 use gpupy_kernels::fft::{Part, Twist};
 
 use super::run::{complex, strided, transform, twist};
-use super::tables::{Key, table};
+use super::tables::{Key, table, table_with};
 use crate::array::Array;
 use crate::device::Device;
 use crate::error::Result;
@@ -18,7 +18,7 @@ use crate::stream;
 /// The filter: the forward transform of `conj(c_j)` placed at `j` and `m - j`, divided by
 /// `m` (so the convolution comes out unscaled). Computed in complex128 on the GPU and
 /// rounded once for complex64.
-pub fn filter(device: &'static Device, n: u64, double: bool) -> Result<Array> {
+fn filter(device: &'static Device, n: u64, double: bool) -> Result<Array> {
     let m = bluestein_length(n);
     let mut b = vec![Cx::<f64>::default(); m as usize];
     for j in 0..n {
@@ -77,7 +77,9 @@ pub fn transform_any(
     let batch = geo.batch1 * geo.batch0;
     let m = bluestein_length(n);
     let chirps = table(device, Key::Chirp { n, double })?;
-    let filter = table(device, Key::Filter { n, double })?;
+    let filter = table_with(device, Key::Filter { n, double }, || {
+        filter(device, n, double)
+    })?;
     let a = Array::empty(device, &[(batch * m) as usize], complex(double))?;
     let b = Array::empty(device, &[(batch * m) as usize], complex(double))?;
     let rows = [geo.batch0 as i64 * m as i64, m as i64, 1];

@@ -5,8 +5,9 @@
 
 use std::sync::Mutex;
 
+use gpupy_kernels::fft::plan::block_table;
 use gpupy_kernels::fft::radix::Cx;
-use gpupy_kernels::fft::twiddle::{block_table, chirp, turn};
+use gpupy_kernels::fft::twiddle::{chirp, turn};
 
 use crate::array::Array;
 use crate::device::Device;
@@ -16,7 +17,7 @@ use crate::error::Result;
 /// What a table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
-    /// The stage twiddles of a pass of `len` (`twiddle::block_table`).
+    /// The stage twiddles of a pass of `len` (`plan::block_table`).
     Block { len: u32, double: bool },
     /// Bluestein's chirp `exp(-i pi k^2 / n)`, `k < n`.
     Chirp { n: u64, double: bool },
@@ -100,8 +101,18 @@ impl Cache {
     }
 }
 
-/// The table `key` on `device`, from the cache or built now.
+/// The table `key` on `device`, from the cache or built now (`Key::Filter`, which
+/// needs a transform, is built by `bluestein` through `table_with`).
 pub fn table(device: &'static Device, key: Key) -> Result<Array> {
+    table_with(device, key, || build(device, key))
+}
+
+/// The table `key` on `device`, from the cache or made by `make`.
+pub fn table_with(
+    device: &'static Device,
+    key: Key,
+    make: impl FnOnce() -> Result<Array>,
+) -> Result<Array> {
     {
         let mut c = lock();
         c.clock += 1;
@@ -115,7 +126,7 @@ pub fn table(device: &'static Device, key: Key) -> Result<Array> {
             return Ok(e.array.clone());
         }
     }
-    let array = build(device, key)?;
+    let array = make()?;
     let mut c = lock();
     if c.size_limit != 0 && c.memsize_limit != 0 {
         let used = c.clock;
@@ -166,7 +177,9 @@ fn build(device: &'static Device, key: Key) -> Result<Array> {
             let v: Vec<_> = (0..n).map(|k| chirp(k, n)).collect();
             upload(device, &v, double)
         }
-        Key::Filter { n, double } => super::bluestein::filter(device, n, double),
+        Key::Filter { .. } => Err(crate::error::Error::Value(
+            "internal: Bluestein's filter is built by ops::fft::bluestein".into(),
+        )),
         Key::Real { n, double } => {
             let v: Vec<_> = (0..=n / 2).map(|k| turn(k, n)).collect();
             upload(device, &v, double)
