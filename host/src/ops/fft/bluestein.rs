@@ -7,7 +7,7 @@ use gpupy_kernels::fft::radix::Cx;
 use gpupy_kernels::fft::twiddle::chirp;
 use gpupy_kernels::fft::{Part, Twist};
 
-use super::run::{complex, strided, transform, twist};
+use super::run::{Job, complex, strided, transform, twist};
 use super::tables::{Key, table, table_with};
 use crate::array::Array;
 use crate::device::Device;
@@ -40,17 +40,17 @@ fn filter(device: &'static Device, n: u64, double: bool) -> Result<Array> {
         src: [0, 0, 1],
         dst: [0, 0, 1],
     };
-    transform(
+    let job = Job {
         device,
-        true,
-        m,
-        &geo,
-        input.data_ptr(),
-        out.data_ptr(),
-        false,
-        1.0 / m as f64,
-        None,
-    )?;
+        double: true,
+        n: m,
+        geo: &geo,
+        src: input.data_ptr(),
+        dst: out.data_ptr(),
+        conj: false,
+        scale: 1.0 / m as f64,
+    };
+    transform(job, None)?;
     let out = if double {
         out
     } else {
@@ -61,19 +61,18 @@ fn filter(device: &'static Device, n: u64, double: bool) -> Result<Array> {
     Ok(out)
 }
 
-/// The transform of length `n` (no small-prime factorization needed) over `geo`, from
-/// `src` to `dst`: forward, or with `conj` the unnormalized inverse, times `scale`.
-#[allow(clippy::too_many_arguments)]
-pub fn transform_any(
-    device: &'static Device,
-    double: bool,
-    n: u64,
-    geo: &Geometry,
-    src: u64,
-    dst: u64,
-    conj: bool,
-    scale: f64,
-) -> Result<()> {
+/// A transform of any length (no small-prime factorization needed).
+pub fn transform_any(job: Job<'_>) -> Result<()> {
+    let Job {
+        device,
+        double,
+        n,
+        geo,
+        src,
+        dst,
+        conj,
+        scale,
+    } = job;
     let batch = geo.batch1 * geo.batch0;
     let m = bluestein_length(n);
     let chirps = table(device, Key::Chirp { n, double })?;
@@ -111,28 +110,23 @@ pub fn transform_any(
         dst: rows,
     };
     // b = transform(a); a = inverse transform(b * filter) (conjugate in and out).
-    transform(
-        device,
-        double,
-        m,
-        &inner,
-        a.data_ptr(),
-        b.data_ptr(),
-        false,
-        1.0,
-        None,
-    )?;
-    transform(
-        device,
-        double,
-        m,
-        &inner,
-        b.data_ptr(),
-        a.data_ptr(),
-        true,
-        1.0,
-        Some(&filter),
-    )?;
+    let forward = Job {
+        n: m,
+        geo: &inner,
+        src: a.data_ptr(),
+        dst: b.data_ptr(),
+        conj: false,
+        scale: 1.0,
+        ..job
+    };
+    transform(forward, None)?;
+    let back = Job {
+        src: b.data_ptr(),
+        dst: a.data_ptr(),
+        conj: true,
+        ..forward
+    };
+    transform(back, Some(&filter))?;
     twist(
         device,
         Part::ChirpOut,

@@ -18,12 +18,11 @@ use gpupy_kernels::fft::plan::{Geometry, smooth};
 use gpupy_kernels::fft::{Part, Twist};
 
 use crate::array::Array;
-use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::{Index, Layout, coalesce};
 use crate::ops::elementwise::copy::{astype, contiguous, copy_into};
-use run::{complex, strided, twist};
+use run::{Job, complex, strided, twist};
 
 /// The batch geometry of a transform along `axis` of `shape`, reading with `src` and
 /// writing with `dst` strides (elements): the other axes merged to at most two where
@@ -117,35 +116,22 @@ pub fn c2c(a: &Array, axis: usize, inverse: bool, scale: f64) -> Result<Array> {
         return Ok(out);
     }
     let (a, geo) = plan_io(a, axis, &out)?;
-    transform_any(
-        a.device(),
+    let job = Job {
+        device: a.device(),
         double,
         n,
-        &geo,
-        a.data_ptr(),
-        out.data_ptr(),
-        inverse,
+        geo: &geo,
+        src: a.data_ptr(),
+        dst: out.data_ptr(),
+        conj: inverse,
         scale,
-    )?;
-    Ok(out)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn transform_any(
-    device: &'static Device,
-    double: bool,
-    n: u64,
-    geo: &Geometry,
-    src: u64,
-    dst: u64,
-    conj: bool,
-    scale: f64,
-) -> Result<()> {
+    };
     if smooth(n) {
-        run::transform(device, double, n, geo, src, dst, conj, scale, None)
+        run::transform(job, None)?;
     } else {
-        bluestein::transform_any(device, double, n, geo, src, dst, conj, scale)
+        bluestein::transform_any(job)?;
     }
+    Ok(out)
 }
 
 fn real_precision(a: &Array) -> Result<bool> {

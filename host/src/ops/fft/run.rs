@@ -27,22 +27,34 @@ pub fn limits(device: &'static Device, double: bool) -> Result<Limits> {
     Ok(Limits::of(double, max))
 }
 
-/// Runs the smooth transform of length `n` described by `geo` from `src` to `dst`
-/// (device addresses of element 0 of each): forward, or with `conj` the unnormalized
-/// inverse; `scale` multiplies every output; `mul`, if set, multiplies the input
+/// One transform: `n` points in complex128 (`double`) or complex64, over the batch of
+/// `geo`, from `src` to `dst` (device addresses of element 0 of each); forward, or with
+/// `conj` the unnormalized inverse; `scale` multiplies every output.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    pub device: &'static Device,
+    pub double: bool,
+    pub n: u64,
+    pub geo: &'a Geometry,
+    pub src: u64,
+    pub dst: u64,
+    pub conj: bool,
+    pub scale: f64,
+}
+
+/// Runs a transform of a smooth length; `mul`, if set, multiplies the input
 /// elementwise (a table of `n` values, the same for every batch item).
-#[allow(clippy::too_many_arguments)]
-pub fn transform(
-    device: &'static Device,
-    double: bool,
-    n: u64,
-    geo: &Geometry,
-    src: u64,
-    dst: u64,
-    conj: bool,
-    scale: f64,
-    mul: Option<&Array>,
-) -> Result<()> {
+pub fn transform(job: Job<'_>, mul: Option<&Array>) -> Result<()> {
+    let Job {
+        device,
+        double,
+        n,
+        geo,
+        src,
+        dst,
+        conj,
+        scale,
+    } = job;
     let batch = geo.batch1 * geo.batch0;
     if batch == 0 || n == 0 {
         return Ok(());
