@@ -76,7 +76,7 @@ pub const fn radices(len: u32) -> Option<([u8; MAX_STAGES], u32)> {
     let mut i = 0;
     while i < RADICES.len() {
         let r = RADICES[i];
-        while rest % r == 0 && rest > 1 {
+        while rest.is_multiple_of(r) && rest > 1 {
             if count == MAX_STAGES as u32 {
                 return None;
             }
@@ -651,7 +651,10 @@ mod tests {
         assert!(!smooth(17) && smooth(2 * 3 * 5 * 7 * 11 * 13));
         for len in [2u32, 3, 16, 1000, 4096, 8192] {
             let b = block(len, 0, false).unwrap();
-            assert!(b.threads <= 1024 && b.threads % 32 == 0, "{len}: {b:?}");
+            assert!(
+                b.threads <= 1024 && b.threads.is_multiple_of(32),
+                "{len}: {b:?}"
+            );
         }
     }
 }

@@ -187,13 +187,8 @@ impl<R: Real> Dft<8> for Cx<R> {
     }
 }
 
-/// cos and sin of `pi k / 8`, k = 0..4.
-const C16: [f64; 4] = [
-    1.0,
-    0.9238795325112867,
-    0.7071067811865476,
-    0.3826834323650898,
-];
+/// cos of `pi k / 8`, k = 0..4 (sin is cos of `pi (4 - k) / 8`).
+const C16: [f64; 4] = [1.0, 0.9238795325112867, SQRT1_2, 0.3826834323650898];
 
 impl<R: Real> Dft<16> for Cx<R> {
     #[inline(always)]

@@ -192,7 +192,7 @@ pub fn r2c(a: &Array, axis: usize, scale: f64) -> Result<Array> {
             .iter()
             .enumerate()
             .all(|(i, &s)| i == axis || s % 2 == 0)
-        && (a.layout().offset % 2 == 0)
+        && a.layout().offset.is_multiple_of(2)
         && a.data_ptr().is_multiple_of(2 * a.dtype().itemsize() as u64);
     let (src, axis_src) = if ready {
         (a.clone(), axis)
@@ -287,7 +287,7 @@ pub fn c2r(a: &Array, axis: usize, n: usize, scale: f64) -> Result<Array> {
         .map(|(_, &s)| s)
         .collect();
     let last = moved_shape.len();
-    let work_len = if n % 2 == 0 { n / 2 } else { n };
+    let work_len = if n.is_multiple_of(2) { n / 2 } else { n };
     moved_shape.push(work_len);
     let z = Array::empty(device, &moved_shape, complex(double))?;
     // z's strides seen in a's axis order.
@@ -323,7 +323,7 @@ pub fn c2r(a: &Array, axis: usize, n: usize, scale: f64) -> Result<Array> {
             double,
         },
     )?;
-    let part = if n % 2 == 0 {
+    let part = if n.is_multiple_of(2) {
         Part::C2rPre
     } else {
         Part::Hermitian
@@ -344,7 +344,7 @@ pub fn c2r(a: &Array, axis: usize, n: usize, scale: f64) -> Result<Array> {
         },
     )?;
     let y = c2c(&z, last, true, scale)?;
-    let flat = if n % 2 == 0 {
+    let flat = if n.is_multiple_of(2) {
         // Each complex output is a pair of real samples.
         let mut l = Layout::contiguous(&moved_shape);
         l.shape[last] = n;
