@@ -20,8 +20,8 @@ use gpupy_kernels::fft::{Part, Twist};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::layout::{Index, Layout, coalesce};
-use crate::ops::elementwise::copy::{astype, contiguous, copy_into};
+use crate::layout::{Index, coalesce};
+use crate::ops::elementwise::copy::{astype, contiguous};
 use run::{Job, complex, strided, twist};
 
 /// The batch geometry of a transform along `axis` of `shape`, reading with `src` and
@@ -174,47 +174,36 @@ pub fn r2c(a: &Array, axis: usize, scale: f64) -> Result<Array> {
     let half = (n / 2 + 1) as usize;
     let mut shape = a.shape().to_vec();
     shape[axis] = half;
-    if a.size() == 0 || n % 2 == 1 {
-        if a.size() == 0 {
-            return Array::empty(a.device(), &shape, complex(double));
-        }
+    if a.size() == 0 {
+        return Array::empty(a.device(), &shape, complex(double));
+    }
+    if n % 2 == 1 {
         let full = c2c(&astype(a, complex(double))?, axis, false, scale)?;
         return take_prefix(&full, axis, half);
     }
     let device = a.device();
     let out = Array::empty(device, &shape, complex(double))?;
-    // The real samples as complex pairs: the axis last and contiguous, so each pair is
-    // one aligned complex element.
+    // The real samples as complex pairs (NumPy's `view(complex)`): the axis last and
+    // contiguous, so each pair is one aligned complex element; else a copy makes it so.
     let last = a.ndim() - 1;
-    let ready = a.layout().strides[axis] == 1
-        && a.layout()
-            .strides
-            .iter()
-            .enumerate()
-            .all(|(i, &s)| i == axis || s % 2 == 0)
-        && a.layout().offset.is_multiple_of(2)
-        && a.data_ptr().is_multiple_of(2 * a.dtype().itemsize() as u64);
-    let (src, axis_src) = if ready {
-        (a.clone(), axis)
-    } else {
-        (axis_last(a, axis)?, last)
+    let size = a.dtype().itemsize();
+    let as_pairs = |a: &Array| -> Option<Array> {
+        let l = a.layout().view_itemsize(size, 2 * size).ok()?;
+        let p = a.view(l, complex(double)).ok()?;
+        p.data_ptr().is_multiple_of(2 * size as u64).then_some(p)
     };
-    let m = (n / 2) as usize;
-    let mut pairs = src.layout().clone();
-    pairs.shape[axis_src] = m;
-    for (i, s) in pairs.strides.iter_mut().enumerate() {
-        *s = if i == axis_src { 1 } else { *s / 2 };
-    }
-    pairs.offset /= 2;
-    let pairs = src.view(pairs, complex(double))?;
+    let pairs = match (axis == last).then(|| as_pairs(a)).flatten() {
+        Some(p) => p,
+        None => as_pairs(&axis_last(a, axis)?)
+            .ok_or_else(|| Error::Value("internal: r2c pairs".into()))?,
+    };
     // z = the complex transform of the pairs, [batch, m]; then the twist into `out`.
-    let z = c2c(&pairs, axis_src, false, 1.0)?;
-    let z_last = if axis_src == axis {
+    let z = c2c(&pairs, last, false, 1.0)?;
+    let z_last = if axis == last {
         z
     } else {
         z.view(
-            z.layout()
-                .moveaxis(&[axis_src as isize], &[axis as isize])?,
+            z.layout().moveaxis(&[last as isize], &[axis as isize])?,
             z.dtype(),
         )?
     };
@@ -278,7 +267,6 @@ pub fn c2r(a: &Array, axis: usize, n: usize, scale: f64) -> Result<Array> {
         return Array::empty(a.device(), &shape, real);
     }
     let device = a.device();
-    let a = aligned(a)?;
     // Work with the axis last: [batch..., len], C-contiguous.
     let mut moved_shape: Vec<usize> = shape
         .iter()
@@ -295,26 +283,7 @@ pub fn c2r(a: &Array, axis: usize, n: usize, scale: f64) -> Result<Array> {
         z.layout().moveaxis(&[last as isize], &[axis as isize])?,
         z.dtype(),
     )?;
-    let geo = match geometry(
-        a.shape(),
-        axis,
-        &a.layout().strides,
-        &z_as_a.layout().strides,
-    ) {
-        Some(g) => (a.clone(), g),
-        None => {
-            let c = contiguous(&a)?;
-            let g = geometry(
-                c.shape(),
-                axis,
-                &c.layout().strides,
-                &z_as_a.layout().strides,
-            )
-            .ok_or_else(|| Error::Value("internal: c2r geometry".into()))?;
-            (c, g)
-        }
-    };
-    let (src, g) = geo;
+    let (src, g) = plan_io(a, axis, &z_as_a)?;
     let batch = g.batch1 * g.batch0;
     let w = tables::table(
         device,
@@ -344,12 +313,10 @@ pub fn c2r(a: &Array, axis: usize, n: usize, scale: f64) -> Result<Array> {
         },
     )?;
     let y = c2c(&z, last, true, scale)?;
+    let size = y.dtype().itemsize();
     let flat = if n.is_multiple_of(2) {
         // Each complex output is a pair of real samples.
-        let mut l = Layout::contiguous(&moved_shape);
-        l.shape[last] = n;
-        l.strides = Layout::contiguous(&l.shape).strides;
-        y.view(l, real)?
+        y.view(y.layout().view_itemsize(size, size / 2)?, real)?
     } else {
         contiguous(&y.view(y.layout().complex_part(false), real)?)?
     };
@@ -360,7 +327,5 @@ pub fn c2r(a: &Array, axis: usize, n: usize, scale: f64) -> Result<Array> {
         flat.layout().moveaxis(&[last as isize], &[axis as isize])?,
         real,
     )?;
-    let out = Array::empty(device, &shape, real)?;
-    copy_into(&back, &out)?;
-    Ok(out)
+    contiguous(&back)
 }
