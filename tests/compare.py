@@ -321,7 +321,10 @@ def product_bound(a, b, k, *, accum, output, c=2.0, tf32=False, op=np.matmul):
         per_term += 2 * TF32_TRUNCATION + TF32_TRUNCATION**2
     # Complex: the bounds hold per component; the modulus of the error is sqrt(2) times.
     k2 = np.sqrt(2) if cplx else 1.0
-    bound = k2 * (per_term * abs_prod + 2 * k_eff * u_ref * abs_prod + unit_roundoff(output) * np.abs(exact))
+    # The last rounding, onto the output's grid: relative for normal results, half the
+    # subnormal spacing below (a float16 outer product can land there).
+    last = unit_roundoff(output) * np.abs(exact) + half_subnormal(output).astype(wide)
+    bound = k2 * (per_term * abs_prod + 2 * k_eff * u_ref * abs_prod + last)
     return exact, bound
 
 
