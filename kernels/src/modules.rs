@@ -62,7 +62,8 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         Module::Linalg,
         "linalg",
         Arch::Sm70,
-        false,
+        // Small matrices are staged whole in shared memory (up to ~200 KiB).
+        true,
         &linalg::KERNELS,
     ),
     spec(

@@ -40,8 +40,9 @@ struct Group {
     warp: u32,
 }
 
-/// A group orthogonalizes columns `a` and `b` (`m` elements each): each thread sums
-/// rows `t, t + size, ...`, a butterfly gives every lane its warp's totals, a block
+/// A group orthogonalizes columns `a` and `b` (`m` elements each) by their first `dot`
+/// elements (the rest are rotated along: the accumulated `V` below `A`'s rows when the
+/// host wants singular vectors): each thread sums rows `t, t + size, ...`, a butterfly gives every lane its warp's totals, a block
 /// group adds the warps' totals from shared memory (in one order, so every thread
 /// gets the same bits), and every thread then rotates its rows. Returns the same
 /// answer on every thread of the group.
@@ -51,7 +52,7 @@ struct Group {
 /// call; every thread of the group calls it together; a block group has
 /// `warps * size_of::<Sums<T>>()` bytes of shared memory at offset 0.
 #[inline(always)]
-unsafe fn rotate_pair<T: Elem>(a: *mut T, b: *mut T, m: u64, g: Group, tol: f64) -> bool
+unsafe fn rotate_pair<T: Elem>(a: *mut T, b: *mut T, m: u64, dot: u64, g: Group, tol: f64) -> bool
 where
     Sums<T>: Words,
 {
@@ -61,8 +62,8 @@ where
         g: T::ZERO,
     };
     let mut r = g.t;
-    while r < m {
-        // SAFETY: r < m, inside both columns.
+    while r < dot {
+        // SAFETY: r < dot <= m, inside both columns.
         let (x, y) = unsafe { (*a.add(r as usize), *b.add(r as usize)) };
         s.alpha += x.abs2();
         s.beta += y.abs2();
@@ -122,7 +123,8 @@ unsafe fn block_copy<T: Copy>(dst: *mut T, src: *const T, len: usize) {
     }
 }
 
-/// Round-robin steps `first_step .. first_step + steps` of up to `sweeps` sweeps on
+/// Round-robin steps `first_step .. first_step + steps` of up to `sweeps` sweeps (the
+/// angles from the first `dot` of the `m` rows) on
 /// matrix `block_idx_y` of `w`, groups taking the pairs of a step in turn (across the
 /// whole grid's x dimension). With `sweeps > 1` the block runs whole sweeps alone
 /// (the host launches one block in x) and stops after the first sweep without a
@@ -140,6 +142,7 @@ unsafe fn block_copy<T: Copy>(dst: *mut T, src: *const T, len: usize) {
 unsafe fn jacobi<T: Elem>(
     w: *mut T,
     m: u64,
+    dot: u64,
     n: u32,
     first_step: u32,
     steps: u32,
@@ -198,6 +201,7 @@ unsafe fn jacobi<T: Elem>(
                             w.add(i as usize * m as usize),
                             w.add(j as usize * m as usize),
                             m,
+                            dot,
                             g,
                             tol,
                         )
@@ -227,9 +231,9 @@ macro_rules! jacobi_entries {
     ([] $(($name:literal, $t:ty))*) => { $(
         const _: () = {
             #[unsafe(export_name = concat!("gpupy_svd_jacobi_", $name))]
-            unsafe extern "ptx-kernel" fn k(w: *mut $t, m: u64, n: u32, first_step: u32, steps: u32, sweeps: u32, tol: f64, flags: *mut u32, mode: u32) {
+            unsafe extern "ptx-kernel" fn k(w: *mut $t, m: u64, dot: u64, n: u32, first_step: u32, steps: u32, sweeps: u32, tol: f64, flags: *mut u32, mode: u32) {
                 // SAFETY: the host launches per jacobi's contract (host/src/ops/linalg/svd.rs).
-                unsafe { jacobi::<$t>(w, m, n, first_step, steps, sweeps, tol, flags, mode) }
+                unsafe { jacobi::<$t>(w, m, dot, n, first_step, steps, sweeps, tol, flags, mode) }
             }
         };
     )* };

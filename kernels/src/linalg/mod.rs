@@ -1,13 +1,23 @@
-//! The linear-algebra family: today singular values by one-sided Jacobi.
+//! The linear-algebra family.
 //!
-//! - `jacobi`: the pairing order, rotation angles and a CPU sweep (CPU-tested);
-//! - `gpu`: the Jacobi kernel and its entry points, compiled for the GPU only;
+//! - `scalar`: the four element types of the factorizations;
+//! - `team`: the threads that work on one matrix, as the algorithms see them;
+//! - `dense`: LU, Cholesky, Householder QR, `Q`, the block reflector's `T` and
+//!   triangular solves, by one team (CPU-tested); `dense::args` their launch struct;
+//! - `jacobi`: one-sided Jacobi (singular values, vectors, Hermitian eigenproblems):
+//!   the pairing order, rotation angles and a CPU sweep (CPU-tested);
+//! - `gpu`, `gpu_dense`: the kernels and their entry points, compiled for the GPU only;
 //! - here: the module's kernel table and the handles the host launches by.
 
+pub mod dense;
 pub mod jacobi;
+pub mod scalar;
+pub mod team;
 
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu;
+#[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
+mod gpu_dense;
 
 /// The element types with a Jacobi kernel: `(name, type)`. float32 and complex64 inputs
 /// compute in these.
@@ -16,8 +26,22 @@ macro_rules! for_each_jacobi_type {
     ($m:ident $(, $extra:tt)*) => { $m! { [$($extra)*] ("float64", f64) ("complex128", c128) } };
 }
 
+/// The element types of the dense kernels: `(name, type)`, in [`Dtype`] order.
+#[macro_export]
+macro_rules! for_each_dense_type {
+    ($m:ident $(, $extra:tt)*) => {
+        $m! { [$($extra)*] ("float32", f32) ("float64", f64) ("complex64", c64) ("complex128", c128) }
+    };
+}
+
 macro_rules! jacobi_names {
     ([] $(($name:literal, $t:ty))*) => { &[$(concat!("gpupy_svd_jacobi_", $name)),*] };
+}
+
+macro_rules! dense_names {
+    ([$op:literal] $(($name:literal, $t:ty))*) => {
+        &[$(concat!("gpupy_linalg_", $op, "_", $name)),*]
+    };
 }
 
 crate::module_parts! {
@@ -25,6 +49,34 @@ crate::module_parts! {
     Part in Linalg {
         /// One-sided Jacobi sweeps, float64 then complex128.
         Jacobi = crate::for_each_jacobi_type!(jacobi_names),
+        /// LU with partial pivoting, optionally solving (`dense::getrf`).
+        Getrf = crate::for_each_dense_type!(dense_names, "getrf"),
+        /// Triangular solves with optional row interchanges (`dense::trsm`).
+        Trsm = crate::for_each_dense_type!(dense_names, "trsm"),
+        /// Cholesky (`dense::potrf`).
+        Potrf = crate::for_each_dense_type!(dense_names, "potrf"),
+        /// Householder QR (`dense::geqrf`).
+        Geqrf = crate::for_each_dense_type!(dense_names, "geqrf"),
+        /// `Q` from the reflectors (`dense::orgqr`).
+        Orgqr = crate::for_each_dense_type!(dense_names, "orgqr"),
+        /// The block reflector's `T` (`dense::larft`).
+        Larft = crate::for_each_dense_type!(dense_names, "larft"),
+    }
+}
+
+/// The element types of the dense kernels, in their tables' order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    Float32,
+    Float64,
+    Complex64,
+    Complex128,
+}
+
+impl Part {
+    /// This part's kernel for `dtype` (dense parts only).
+    pub const fn dense(self, dtype: Dtype) -> crate::registry::Kernel {
+        self.at(dtype as usize)
     }
 }
 

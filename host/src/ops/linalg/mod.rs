@@ -1,4 +1,7 @@
-//! The linear-algebra family on the host: today singular values (`svd`, one-sided
-//! Jacobi). The kernels are `gpupy_kernels::linalg`'s.
+//! The linear-algebra family on the host: the dense factorizations and solves
+//! (`dense`) and one-sided Jacobi (`svd`: singular values and vectors, Hermitian
+//! eigenproblems). The kernels are `gpupy_kernels::linalg`'s; the blocked algorithms
+//! for large matrices are composed in `py/python/gpupy/linalg/_decomp.py`.
 
+pub mod dense;
 pub mod svd;

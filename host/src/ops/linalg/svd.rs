@@ -53,8 +53,10 @@ struct Shape {
 /// column of length `m`, `n <= m`. Pairs are rotated while their inner product exceeds
 /// `tol` times the product of their norms and both norms exceed `tol`, which assumes
 /// each matrix is scaled so that its largest entry is about 1 (Python scales by a power
-/// of two). Returns whether every matrix converged within [`MAX_SWEEPS`] sweeps.
-pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
+/// of two). Only the first `dot_rows` elements of each column decide the rotations (all
+/// `m` are rotated): with `A`'s `k` rows followed by the identity's, the last rows
+/// accumulate `V`. Returns whether every matrix converged within [`MAX_SWEEPS`] sweeps.
+pub fn jacobi_orthogonalize(w: &Array, dot_rows: usize, tol: f64) -> Result<bool> {
     let shape = w.shape();
     if shape.len() < 2 || !w.layout().is_c_contiguous() {
         return Err(Error::Value(
@@ -74,6 +76,11 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
     if n > m {
         return Err(Error::Value(format!(
             "jacobi_orthogonalize needs columns (axis -2) no more than rows (axis -1), got {n} > {m}"
+        )));
+    }
+    if dot_rows > m {
+        return Err(Error::Value(format!(
+            "jacobi_orthogonalize: {dot_rows} rows for the angles, but columns of {m}"
         )));
     }
     let batch: usize = shape[..shape.len() - 2].iter().product();
@@ -98,9 +105,9 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
             let count = (batch - start).min(MAX_GRID_Y);
             let wp = w.data_ptr() + (start * matrix_bytes) as u64;
             let fp = flags.data_ptr() + 4 * start as u64;
-            let (mm, nn, tol) = (m as u64, n32, tol);
+            let (mm, dot, nn, tol) = (m as u64, dot_rows as u64, n32, tol);
             let (first, steps, sweeps, mode) = (s.first_step, s.steps, s.sweeps, s.mode);
-            // (w, m, n, first_step, steps, sweeps, tol, flags, mode) is the
+            // (w, m, dot, n, first_step, steps, sweeps, tol, flags, mode) is the
             // kernel's parameter list. From wp lie `count` matrices of n * m elements
             // (start + count <= batch, the array's extent), from fp `count` flags; the
             // block is whole warps; sweeps > 1 and STAGED only with one block per matrix,
@@ -111,6 +118,7 @@ pub fn jacobi_orthogonalize(w: &Array, tol: f64) -> Result<bool> {
                 .shared(s.shared_bytes)
                 .arg(wp)
                 .arg(mm)
+                .arg(dot)
                 .arg(nn)
                 .arg(first)
                 .arg(steps)

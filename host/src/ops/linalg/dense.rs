@@ -1,0 +1,586 @@
+//! The dense factorizations on the host: LU (with an optional solve or inverse),
+//! triangular solves, Cholesky, Householder QR, `Q` and the block reflector's `T`
+//! (`gpupy_kernels::linalg::dense` has the algorithms). Each call runs one kernel on a
+//! batch of matrices, a block per matrix (a block per matrix and column chunk for
+//! solves), staged in shared memory when it fits there. Large matrices come here as
+//! panels and blocks of the blocked algorithms in `py/python/gpupy/linalg/_decomp.py`.
+//!
+//! Every operand is a 3-D array `(batch, rows, cols)` whose rows are contiguous
+//! (column stride 1), with any row stride of at least `cols` and any non-negative batch
+//! stride: views of a larger matrix work in place.
+
+use gpupy_kernels as kernels;
+use gpupy_kernels::linalg::Part;
+use gpupy_kernels::linalg::dense::args::{DenseArgs, SCRATCH_BYTES, flag};
+
+use crate::array::Array;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::launch::Launch;
+
+/// CUDA's limit on `gridDim.y`, where the kernels find their matrix.
+const MAX_GRID_Y: usize = 65_535;
+
+/// One operand: its address, leading dimension and batch stride in elements, and shape.
+#[derive(Clone, Copy)]
+struct Operand {
+    ptr: u64,
+    ld: u64,
+    batch_stride: u64,
+    batch: usize,
+    rows: usize,
+    cols: usize,
+}
+
+fn operand(what: &str, a: &Array, dtype: DType) -> Result<Operand> {
+    if a.dtype() != dtype {
+        return Err(Error::Type(format!(
+            "linalg {what}: expected {}, got {}",
+            dtype.name(),
+            a.dtype().name()
+        )));
+    }
+    let (shape, strides) = (a.shape(), &a.layout().strides);
+    if shape.len() != 3 {
+        return Err(Error::Value(format!("linalg {what}: expected a 3-D array")));
+    }
+    let (batch, rows, cols) = (shape[0], shape[1], shape[2]);
+    let unit_cols = cols <= 1 || strides[2] == 1;
+    let rows_ok = rows <= 1 || strides[1] >= cols as isize;
+    let batch_ok = batch <= 1 || strides[0] >= 0;
+    if !(unit_cols && rows_ok && batch_ok) {
+        return Err(Error::Value(format!(
+            "linalg {what}: rows must be contiguous and non-overlapping (strides {strides:?})"
+        )));
+    }
+    Ok(Operand {
+        ptr: a.data_ptr(),
+        ld: if rows <= 1 {
+            cols.max(1) as u64
+        } else {
+            strides[1] as u64
+        },
+        batch_stride: if batch <= 1 { 0 } else { strides[0] as u64 },
+        batch,
+        rows,
+        cols,
+    })
+}
+
+fn dense_dtype(d: DType) -> Result<kernels::linalg::Dtype> {
+    use kernels::linalg::Dtype as K;
+    Ok(match d {
+        DType::Float32 => K::Float32,
+        DType::Float64 => K::Float64,
+        DType::Complex64 => K::Complex64,
+        DType::Complex128 => K::Complex128,
+        d => {
+            return Err(Error::Type(format!(
+                "linalg: array type {} is unsupported in linalg",
+                d.name()
+            )));
+        }
+    })
+}
+
+fn expect(what: &str, ok: bool) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Value(format!(
+            "linalg {what}: operand shapes do not match"
+        )))
+    }
+}
+
+/// A vector operand (`piv`, `tau`: `(batch, len)`, contiguous rows) or `info`
+/// (`(batch,)` uint32, contiguous): address and batch stride in elements.
+fn vector(what: &str, v: &Array, dtype: DType, batch: usize, len: usize) -> Result<(u64, u64)> {
+    if v.dtype() != dtype {
+        return Err(Error::Type(format!(
+            "linalg {what}: expected {}",
+            dtype.name()
+        )));
+    }
+    let (shape, strides) = (v.shape(), &v.layout().strides);
+    let ok = shape == [batch, len]
+        && (len <= 1 || strides[1] == 1)
+        && (batch <= 1 || strides[0] >= len as isize);
+    expect(what, ok)?;
+    Ok((v.data_ptr(), if batch <= 1 { 0 } else { strides[0] as u64 }))
+}
+
+fn info_vector(info: &Array, batch: usize) -> Result<u64> {
+    let ok =
+        info.dtype() == DType::UInt32 && info.shape() == [batch] && info.layout().is_c_contiguous();
+    expect("info", ok)?;
+    Ok(info.data_ptr())
+}
+
+/// Threads for a team whose steps touch about `work` elements, whole warps: up to 1024
+/// for a few large matrices; for a batch that fills the GPU many times over, fewer
+/// (8 elements each, at most 256), so that more blocks share each SM and hide each
+/// other's barriers.
+fn threads_for(a: &Array, work: usize, batch: usize) -> u32 {
+    let sms = a.device().props.multi_processor_count.max(1) as usize;
+    if batch >= 8 * sms {
+        (work / 8).next_power_of_two().clamp(32, 256) as u32
+    } else {
+        (work / 2).next_power_of_two().clamp(64, 1024) as u32
+    }
+}
+
+/// Launches `kernel` over `batch` matrices in chunks of `MAX_GRID_Y`, with `x` blocks
+/// per matrix.
+fn launch(
+    a: &Array,
+    kernel: kernels::registry::Kernel,
+    args: DenseArgs,
+    batch: usize,
+    x: u32,
+    threads: u32,
+    shared: u32,
+) -> Result<()> {
+    let device = a.device();
+    device.bind()?;
+    for first in (0..batch).step_by(MAX_GRID_Y) {
+        let count = (batch - first).min(MAX_GRID_Y);
+        let args = DenseArgs {
+            first: first as u32,
+            ..args
+        };
+        // DenseArgs is the kernels' whole parameter list; every pointer in it was made
+        // from an operand checked above for this batch and shape, and `shared` is what
+        // the staging flags need (or less than the device allows, else refused).
+        Launch::new(device, kernel)?
+            .grid3((x, count as u32, 1))
+            .block(threads)
+            .shared(shared)
+            .arg(args)
+            .run()?;
+    }
+    Ok(())
+}
+
+/// Bytes of shared memory the dense kernels may use for staging on this device.
+fn stage_budget(a: &Array) -> Result<usize> {
+    let limit = a
+        .device()
+        .kernels()?
+        .shared_limit(kernels::registry::Module::Linalg) as usize;
+    Ok(limit.saturating_sub(SCRATCH_BYTES as usize))
+}
+
+fn padded(bytes: usize) -> usize {
+    bytes.next_multiple_of(16)
+}
+
+/// Where an LU panel lies in its whole matrix: `left` and `right` elements of each row
+/// around it that row interchanges move too, and the row offset of its first row
+/// (added to the pivots).
+#[derive(Clone, Copy, Default)]
+pub struct Panel {
+    pub left: usize,
+    pub right: usize,
+    pub row: usize,
+}
+
+/// LU with partial pivoting of each `a` (`(batch, m, n)`) in place, `piv` int32
+/// `(batch, min(m, n))`, `info` uint32 `(batch,)`. With `b` (`(batch, n, k)`, square
+/// `a`): also solves `A X = B` in place of `b`, or with `identity` writes `A^-1` there.
+/// `panel` places `a` in a larger matrix whose whole rows are swapped.
+pub fn getrf(
+    a: &Array,
+    piv: &Array,
+    info: &Array,
+    b: Option<&Array>,
+    identity: bool,
+    panel: Panel,
+) -> Result<()> {
+    let dt = a.dtype();
+    let kd = dense_dtype(dt)?;
+    let oa = operand("getrf", a, dt)?;
+    let whole_rows = panel.left > 0 || panel.right > 0;
+    if whole_rows {
+        // The swapped elements must lie inside a's rows of its buffer: a panel's first
+        // column is at `offset mod ld` within its row when the buffer is made of rows.
+        let col = a.layout().offset % oa.ld.max(1) as usize;
+        let inside = b.is_none()
+            && oa.batch_stride % oa.ld.max(1) == 0
+            && panel.left <= col
+            && col + oa.cols + panel.right <= oa.ld as usize;
+        expect("getrf panel", inside)?;
+    }
+    let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
+    let (pp, ps) = vector("getrf pivots", piv, DType::Int32, batch, m.min(n))?;
+    let ip = info_vector(info, batch)?;
+    if batch == 0 {
+        return Ok(());
+    }
+    let item = dt.itemsize();
+    let budget = stage_budget(a)?;
+    let a_bytes = padded(m * n * item);
+    let mut args = DenseArgs {
+        a: oa.ptr,
+        lda: oa.ld,
+        a_batch: oa.batch_stride,
+        piv: pp,
+        piv_batch: ps,
+        info: ip,
+        m: to_u32(m)?,
+        n: to_u32(n)?,
+        swap_left: to_u32(panel.left)?,
+        swap_right: to_u32(panel.right)?,
+        piv_base: to_u32(panel.row)?,
+        ..DenseArgs::default()
+    };
+    let mut shared = 0;
+    // A panel swaps elements outside itself: it works in global memory.
+    if a_bytes <= budget && !whole_rows {
+        args.flags |= flag::STAGE_A;
+        shared += a_bytes;
+    }
+    let mut work = m * n;
+    if let Some(b) = b {
+        let ob = operand("getrf right-hand sides", b, dt)?;
+        expect("getrf", m == n && ob.batch == batch && ob.rows == n)?;
+        let b_bytes = padded(n * ob.cols * item);
+        if shared + b_bytes <= budget {
+            args.flags |= flag::STAGE_B;
+            shared += b_bytes;
+        }
+        args.flags |= flag::SOLVE | if identity { flag::IDENTITY } else { 0 };
+        args.b = ob.ptr;
+        args.ldb = ob.ld;
+        args.b_batch = ob.batch_stride;
+        args.k = to_u32(ob.cols)?;
+        work = work.max(n * ob.cols);
+    }
+    let f = Part::Getrf.dense(kd);
+    launch(
+        a,
+        f,
+        args,
+        batch,
+        1,
+        threads_for(a, work, batch),
+        SCRATCH_BYTES + shared as u32,
+    )
+}
+
+/// Solves `op(T) X = B` in place of `b` (`(batch, n, k)`) for the `lower` or upper
+/// triangle of each `t` (`(batch, n, n)`), `trans` 0/1/2 for `T`, `T^T`, `T^H`, with a
+/// `unit` diagonal when asked. With `piv` (`(batch, n)` int32 from `getrf`), `b`'s rows
+/// are interchanged first (`piv_before`) or afterwards in reverse: LAPACK `getrs`'s
+/// two halves.
+#[allow(clippy::too_many_arguments)]
+pub fn trsm(
+    t: &Array,
+    b: &Array,
+    lower: bool,
+    trans: u32,
+    unit: bool,
+    piv: Option<&Array>,
+    piv_before: bool,
+) -> Result<()> {
+    let dt = t.dtype();
+    let kd = dense_dtype(dt)?;
+    let ot = operand("trsm", t, dt)?;
+    let ob = operand("trsm right-hand sides", b, dt)?;
+    let (batch, n, k) = (ot.batch, ot.rows, ob.cols);
+    expect(
+        "trsm",
+        ot.cols == n && ob.batch == batch && ob.rows == n && trans <= 2,
+    )?;
+    let mut args = DenseArgs {
+        a: ot.ptr,
+        lda: ot.ld,
+        a_batch: ot.batch_stride,
+        b: ob.ptr,
+        ldb: ob.ld,
+        b_batch: ob.batch_stride,
+        n: to_u32(n)?,
+        k: to_u32(k)?,
+        flags: (trans << flag::TRANS_SHIFT)
+            | if lower { flag::LOWER } else { 0 }
+            | if unit { flag::UNIT } else { 0 },
+        ..DenseArgs::default()
+    };
+    if let Some(piv) = piv {
+        let (pp, ps) = vector("trsm pivots", piv, DType::Int32, batch, n)?;
+        args.piv = pp;
+        args.piv_batch = ps;
+        args.flags |= if piv_before {
+            flag::PIV_BEFORE
+        } else {
+            flag::PIV_AFTER
+        };
+    }
+    if batch == 0 || n == 0 || k == 0 {
+        return Ok(());
+    }
+    let item = dt.itemsize();
+    let budget = stage_budget(t)?;
+    let mut shared = 0;
+    let t_bytes = padded(n * n * item);
+    if t_bytes <= budget {
+        args.flags |= flag::STAGE_A;
+        shared += t_bytes;
+    }
+    // Column chunks: enough blocks to fill the GPU when the batch is small, each with
+    // at least a warp's worth of columns per row step.
+    let sms = t.device().props.multi_processor_count.max(1) as usize;
+    let chunks_wanted = (2 * sms).div_ceil(batch).max(1);
+    let kc = k.div_ceil(chunks_wanted).max(32.min(k));
+    let b_bytes = padded(n * kc * item);
+    if shared + b_bytes <= budget {
+        args.flags |= flag::STAGE_B;
+        shared += b_bytes;
+    }
+    args.kc = to_u32(kc)?;
+    let x = to_u32(k.div_ceil(kc))?;
+    let f = Part::Trsm.dense(kd);
+    launch(
+        t,
+        f,
+        args,
+        batch,
+        x,
+        threads_for(t, n * kc, batch * x as usize),
+        SCRATCH_BYTES + shared as u32,
+    )
+}
+
+/// LAPACK `laswp`: the row interchanges `piv` (`(batch, p)` int32) on the rows of `b`
+/// (`(batch, m, k)`), in order (`forward`) or reversed.
+pub fn laswp(b: &Array, piv: &Array, forward: bool) -> Result<()> {
+    let dt = b.dtype();
+    let kd = dense_dtype(dt)?;
+    let ob = operand("laswp", b, dt)?;
+    let (batch, m, k) = (ob.batch, ob.rows, ob.cols);
+    let p = piv.shape().get(1).copied().unwrap_or(0);
+    let (pp, ps) = vector("laswp pivots", piv, DType::Int32, batch, p)?;
+    if batch == 0 || p == 0 || k == 0 {
+        return Ok(());
+    }
+    // The pivots must name rows of b: checked on the host (p ints per matrix, read
+    // once; laswp runs outside the factorizations' hot paths).
+    let mut bytes = vec![0u8; 4 * p * batch];
+    let dense = piv.layout().is_c_contiguous();
+    if dense {
+        piv.to_host(&mut bytes)?;
+        let bad = bytes
+            .chunks_exact(4)
+            .any(|w| !(0..m as i32).contains(&i32::from_le_bytes([w[0], w[1], w[2], w[3]])));
+        expect("laswp pivots out of range", !bad && p <= m)?;
+    } else {
+        return Err(Error::Value("laswp: pivots must be C-contiguous".into()));
+    }
+    let kc = k.min(256);
+    let args = DenseArgs {
+        b: ob.ptr,
+        ldb: ob.ld,
+        b_batch: ob.batch_stride,
+        piv: pp,
+        piv_batch: ps,
+        m: to_u32(m)?,
+        n: to_u32(p)?,
+        k: to_u32(k)?,
+        kc: to_u32(kc)?,
+        flags: flag::SWAP_ONLY | if forward { flag::PIV_BEFORE } else { 0 },
+        ..DenseArgs::default()
+    };
+    let f = Part::Trsm.dense(kd);
+    launch(
+        b,
+        f,
+        args,
+        batch,
+        to_u32(k.div_ceil(kc))?,
+        256,
+        SCRATCH_BYTES,
+    )
+}
+
+/// Cholesky `A = L L^H` of the lower triangle of each `a` (`(batch, n, n)`) in place,
+/// `info` uint32 `(batch,)`.
+pub fn potrf(a: &Array, info: &Array) -> Result<()> {
+    let dt = a.dtype();
+    let kd = dense_dtype(dt)?;
+    let oa = operand("potrf", a, dt)?;
+    let (batch, n) = (oa.batch, oa.rows);
+    expect("potrf", oa.cols == n)?;
+    let ip = info_vector(info, batch)?;
+    if batch == 0 {
+        return Ok(());
+    }
+    let mut args = DenseArgs {
+        a: oa.ptr,
+        lda: oa.ld,
+        a_batch: oa.batch_stride,
+        info: ip,
+        n: to_u32(n)?,
+        ..DenseArgs::default()
+    };
+    let bytes = padded(n * n * dt.itemsize());
+    let shared = if bytes <= stage_budget(a)? {
+        args.flags |= flag::STAGE_A;
+        bytes
+    } else {
+        0
+    };
+    let f = Part::Potrf.dense(kd);
+    launch(
+        a,
+        f,
+        args,
+        batch,
+        1,
+        threads_for(a, n * n / 2, batch),
+        SCRATCH_BYTES + shared as u32,
+    )
+}
+
+/// Householder QR of each `a` (`(batch, m, n)`) in place, `tau` `(batch, min(m, n))`;
+/// with `v` (`(batch, m, min(m, n))`), also the reflectors as an explicit unit lower
+/// trapezoid.
+pub fn geqrf(a: &Array, tau: &Array, v: Option<&Array>) -> Result<()> {
+    let dt = a.dtype();
+    let kd = dense_dtype(dt)?;
+    let oa = operand("geqrf", a, dt)?;
+    let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
+    let k = m.min(n);
+    let (tp, ts) = vector("geqrf tau", tau, dt, batch, k)?;
+    let mut args = DenseArgs {
+        a: oa.ptr,
+        lda: oa.ld,
+        a_batch: oa.batch_stride,
+        tau: tp,
+        tau_batch: ts,
+        m: to_u32(m)?,
+        n: to_u32(n)?,
+        ..DenseArgs::default()
+    };
+    if let Some(v) = v {
+        let ov = operand("geqrf V", v, dt)?;
+        expect("geqrf V", ov.batch == batch && ov.rows == m && ov.cols == k)?;
+        args.b = ov.ptr;
+        args.ldb = ov.ld;
+        args.b_batch = ov.batch_stride;
+    }
+    if batch == 0 || k == 0 {
+        return Ok(());
+    }
+    let bytes = padded(m * n * dt.itemsize());
+    let shared = if bytes <= stage_budget(a)? {
+        args.flags |= flag::STAGE_A;
+        bytes
+    } else {
+        0
+    };
+    let f = Part::Geqrf.dense(kd);
+    launch(
+        a,
+        f,
+        args,
+        batch,
+        1,
+        threads_for(a, m * n, batch),
+        SCRATCH_BYTES + shared as u32,
+    )
+}
+
+/// The first `q.shape[2]` columns of `Q = H_0 ... H_{k-1}` into `q` (`(batch, m,
+/// ncols)`) from `geqrf`'s `h` (`(batch, m, >= k)`, only the first `k` columns read)
+/// and `tau` (`(batch, k)`), `k <= ncols <= m`.
+pub fn orgqr(h: &Array, tau: &Array, q: &Array) -> Result<()> {
+    let dt = h.dtype();
+    let kd = dense_dtype(dt)?;
+    let oh = operand("orgqr", h, dt)?;
+    let oq = operand("orgqr Q", q, dt)?;
+    let (batch, m, ncols) = (oh.batch, oh.rows, oq.cols);
+    let k = tau.shape().get(1).copied().unwrap_or(0);
+    let (tp, ts) = vector("orgqr tau", tau, dt, batch, k)?;
+    expect(
+        "orgqr",
+        oq.batch == batch && oq.rows == m && k <= ncols && ncols <= m && k <= oh.cols,
+    )?;
+    if batch == 0 || m == 0 {
+        return Ok(());
+    }
+    let mut args = DenseArgs {
+        a: oh.ptr,
+        lda: oh.ld,
+        a_batch: oh.batch_stride,
+        b: oq.ptr,
+        ldb: oq.ld,
+        b_batch: oq.batch_stride,
+        tau: tp,
+        tau_batch: ts,
+        m: to_u32(m)?,
+        k: to_u32(k)?,
+        kc: to_u32(ncols)?,
+        ..DenseArgs::default()
+    };
+    let item = dt.itemsize();
+    let budget = stage_budget(h)?;
+    let mut shared = 0;
+    let q_bytes = padded(m * ncols * item);
+    if q_bytes <= budget {
+        args.flags |= flag::STAGE_B;
+        shared += q_bytes;
+        let h_bytes = padded(m * k * item);
+        if shared + h_bytes <= budget {
+            // The kernel stages h first, then q after it.
+            args.flags |= flag::STAGE_A;
+            shared += h_bytes;
+        }
+    }
+    let f = Part::Orgqr.dense(kd);
+    launch(
+        h,
+        f,
+        args,
+        batch,
+        1,
+        threads_for(h, m * ncols, batch),
+        SCRATCH_BYTES + shared as u32,
+    )
+}
+
+/// The block reflector's `T` (`(batch, k, k)`, upper triangular) from `geqrf`'s `h`
+/// (`(batch, m, >= k)`) and `tau` (`(batch, k)`).
+pub fn larft(h: &Array, tau: &Array, t: &Array) -> Result<()> {
+    let dt = h.dtype();
+    let kd = dense_dtype(dt)?;
+    let oh = operand("larft", h, dt)?;
+    let ot = operand("larft T", t, dt)?;
+    let (batch, m, k) = (oh.batch, oh.rows, ot.cols);
+    let (tp, ts) = vector("larft tau", tau, dt, batch, k)?;
+    expect(
+        "larft",
+        ot.batch == batch && ot.rows == k && k <= oh.cols && k <= m,
+    )?;
+    if batch == 0 || k == 0 {
+        return Ok(());
+    }
+    let args = DenseArgs {
+        a: oh.ptr,
+        lda: oh.ld,
+        a_batch: oh.batch_stride,
+        b: ot.ptr,
+        ldb: ot.ld,
+        b_batch: ot.batch_stride,
+        tau: tp,
+        tau_batch: ts,
+        m: to_u32(m)?,
+        k: to_u32(k)?,
+        ..DenseArgs::default()
+    };
+    let f = Part::Larft.dense(kd);
+    launch(h, f, args, batch, 1, 1024, SCRATCH_BYTES)
+}
+
+fn to_u32(x: usize) -> Result<u32> {
+    u32::try_from(x).map_err(|_| Error::Value(format!("linalg: dimension {x} is too large")))
+}

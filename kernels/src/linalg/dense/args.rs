@@ -1,0 +1,65 @@
+//! The launch parameters of the dense kernels (one struct for all of them, read by the
+//! host as it is written here).
+
+/// One launch of a dense kernel on `count` matrices: matrix `first + blockIdx.y`. All
+/// strides are in elements. Which fields a kernel reads is listed with [`Op`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DenseArgs {
+    /// The matrix factored or read (`T` of a solve, `h` of `orgqr`/`larft`).
+    pub a: u64,
+    pub lda: u64,
+    pub a_batch: u64,
+    /// The right-hand sides (`getrf` with a solve, `trsm`), `Q` (`orgqr`), `T`
+    /// (`larft`), the explicit `V` (`geqrf`); 0 when absent.
+    pub b: u64,
+    pub ldb: u64,
+    pub b_batch: u64,
+    /// Pivots (int32, `getrf`, `trsm` with `PIV_*`).
+    pub piv: u64,
+    pub piv_batch: u64,
+    /// `tau` (`geqrf`, `orgqr`, `larft`), in the matrix's type.
+    pub tau: u64,
+    pub tau_batch: u64,
+    /// LAPACK's `info` per matrix (uint32), indexed by matrix (`getrf`, `potrf`).
+    pub info: u64,
+    /// Rows and columns of `a`; `k`: right-hand sides (`getrf`, `trsm`), reflectors
+    /// (`orgqr`, `larft`).
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    /// Columns of `b` per block (`trsm`: `gridDim.x` blocks share the right-hand sides;
+    /// `orgqr`: the columns of `Q`).
+    pub kc: u32,
+    /// `Op` flags.
+    pub flags: u32,
+    pub first: u32,
+    /// `getrf`: elements left and right of each row of `a` that row interchanges move
+    /// too (a panel of a larger matrix), and the offset added to the pivots written.
+    pub swap_left: u32,
+    pub swap_right: u32,
+    pub piv_base: u32,
+    pub _pad: u32,
+}
+
+/// Flag bits of [`DenseArgs::flags`].
+pub mod flag {
+    /// Copy `a` (and `b`) into shared memory for the kernel's work.
+    pub const STAGE_A: u32 = 1;
+    pub const STAGE_B: u32 = 2;
+    /// `getrf`: solve with `b`, set to the identity first (an inverse).
+    pub const SOLVE: u32 = 4;
+    pub const IDENTITY: u32 = 8;
+    /// `trsm`: the triangle, the transpose (two bits: 0, 1 `T^T`, 2 `T^H`), the unit
+    /// diagonal, and pivots applied to `b` before (in order) or after (reversed).
+    pub const LOWER: u32 = 16;
+    pub const TRANS_SHIFT: u32 = 5;
+    pub const UNIT: u32 = 128;
+    pub const PIV_BEFORE: u32 = 256;
+    pub const PIV_AFTER: u32 = 512;
+    /// `trsm`: only the row interchanges of `piv` (`n` of them) on `b`'s `m` rows.
+    pub const SWAP_ONLY: u32 = 1024;
+}
+
+/// Bytes of shared memory the block team's reductions use, before any staged matrix.
+pub const SCRATCH_BYTES: u32 = 32 * 16;

@@ -1,0 +1,336 @@
+//! The dense kernels: a thread block is the [`Team`] that runs `dense`'s algorithms on
+//! one matrix (`first + blockIdx.y`), staged in shared memory when the host says it
+//! fits. Reductions go through warp shuffles and [`SCRATCH_BYTES`] of shared memory
+//! at offset 0; staged matrices follow.
+
+use super::dense::args::{DenseArgs, SCRATCH_BYTES, flag};
+use super::dense::{Mat, Tri, geqrf, getrf, larft, orgqr, potrf, swap_rows, trsm};
+use super::scalar::Scalar;
+use super::team::{Team, each2};
+use crate::dtype::{c64, c128};
+use crate::gpu::{
+    block_dim, block_idx, block_idx_y, ld_shared_words, shfl_xor_words, smem_addr, smem_generic,
+    st_shared_words, sync_threads, thread_idx,
+};
+use crate::reduce::reduction::Words;
+
+/// A reduction slot: a key or sum and an index.
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Slot {
+    key: f64,
+    idx: u32,
+    _pad: u32,
+}
+// SAFETY: an f64 and two u32: whole words, no padding.
+unsafe impl Words for Slot {}
+
+impl Slot {
+    /// The larger key, the smaller index among equal keys.
+    #[inline(always)]
+    fn best(self, o: Slot) -> Slot {
+        if o.key > self.key || (o.key == self.key && o.idx < self.idx) { o } else { self }
+    }
+}
+
+/// The block as a team; its size is a multiple of 32 (the host's launch).
+struct Block;
+
+impl Block {
+    /// Combines every thread's slot with `f` in one fixed order, so every thread gets
+    /// the same bits; ends with a barrier.
+    #[inline(always)]
+    fn reduce(&self, mut s: Slot, f: impl Fn(Slot, Slot) -> Slot) -> Slot {
+        let mut d = 16;
+        while d > 0 {
+            s = f(s, shfl_xor_words(s, d));
+            d /= 2;
+        }
+        let warp = thread_idx() / 32;
+        if thread_idx() % 32 == 0 {
+            // SAFETY: warp < 32 slots of 16 bytes inside SCRATCH_BYTES.
+            unsafe { st_shared_words(smem_addr(warp * 16), s) };
+        }
+        sync_threads();
+        // SAFETY: every warp's slot was stored before the barrier.
+        let mut r: Slot = unsafe { ld_shared_words(smem_addr(0)) };
+        for w in 1..block_dim() / 32 {
+            // SAFETY: as above.
+            r = f(r, unsafe { ld_shared_words(smem_addr(w * 16)) });
+        }
+        sync_threads();
+        r
+    }
+}
+
+impl Team for Block {
+    #[inline(always)]
+    fn rank(&self) -> usize {
+        thread_idx() as usize
+    }
+    #[inline(always)]
+    fn size(&self) -> usize {
+        block_dim() as usize
+    }
+    #[inline(always)]
+    fn sync(&self) {
+        sync_threads();
+    }
+    #[inline(always)]
+    fn argmax(&self, lo: usize, hi: usize, key: impl Fn(usize) -> f64) -> usize {
+        let mut s = Slot { key: f64::NEG_INFINITY, idx: u32::MAX, _pad: 0 };
+        let mut i = lo + self.rank();
+        while i < hi {
+            let k = key(i);
+            let k = if k.is_nan() { -1.0 } else { k };
+            s = s.best(Slot { key: k, idx: i as u32, _pad: 0 });
+            i += self.size();
+        }
+        let r = self.reduce(s, Slot::best);
+        if r.idx == u32::MAX { lo } else { r.idx as usize }
+    }
+    #[inline(always)]
+    fn sum(&self, lo: usize, hi: usize, f: impl Fn(usize) -> f64) -> f64 {
+        let mut s = Slot { key: 0.0, idx: 0, _pad: 0 };
+        let mut i = lo + self.rank();
+        while i < hi {
+            s.key += f(i);
+            i += self.size();
+        }
+        self.reduce(s, |a, b| Slot { key: a.key + b.key, idx: 0, _pad: 0 }).key
+    }
+    #[inline(always)]
+    fn group(&self) -> usize {
+        (thread_idx() / 32) as usize
+    }
+    #[inline(always)]
+    fn groups(&self) -> usize {
+        (block_dim() / 32) as usize
+    }
+    #[inline(always)]
+    fn lane(&self) -> usize {
+        (thread_idx() % 32) as usize
+    }
+    #[inline(always)]
+    fn lanes(&self) -> usize {
+        32
+    }
+    #[inline(always)]
+    fn group_sum<T: Scalar>(&self, v: T) -> T {
+        let mut v = v;
+        let mut d = 16;
+        while d > 0 {
+            v = v.add(shfl_xor_words(v, d));
+            d /= 2;
+        }
+        v
+    }
+}
+
+/// A matrix of the launch: in global memory at `base + matrix * batch`, or its copy
+/// in shared memory at byte `at` (leading dimension `cols`) when `stage`.
+struct Staged<T> {
+    global: Mat<T>,
+    work: Mat<T>,
+    rows: usize,
+    cols: usize,
+    stage: bool,
+}
+
+impl<T: Scalar> Staged<T> {
+    /// # Safety
+    /// `base + matrix * batch` holds `rows x cols` with leading dimension `ld`; with
+    /// `stage`, shared memory from byte `at` holds `rows * cols` elements.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    unsafe fn new(
+        base: u64,
+        ld: u64,
+        batch: u64,
+        matrix: usize,
+        rows: usize,
+        cols: usize,
+        stage: bool,
+        at: u32,
+        copy_in: bool,
+    ) -> Staged<T> {
+        // SAFETY: per the contract.
+        let ptr = unsafe { (base as *mut T).add(matrix * batch as usize) };
+        let global = Mat { ptr, ld: ld as usize };
+        let work = if stage { Mat { ptr: smem_generic(at).cast::<T>(), ld: cols } } else { global };
+        let s = Staged { global, work, rows, cols, stage };
+        if stage && copy_in {
+            // SAFETY: inside both matrices.
+            each2(&Block, (0, rows), (0, cols), |i, j| unsafe { work.set(i, j, global.get(i, j)) });
+            sync_threads();
+        }
+        s
+    }
+    /// Copies the shared copy back (after the algorithm's last barrier).
+    #[inline(always)]
+    fn finish(&self) {
+        if self.stage {
+            let (w, g) = (self.work, self.global);
+            // SAFETY: inside both matrices.
+            each2(&Block, (0, self.rows), (0, self.cols), |i, j| unsafe { g.set(i, j, w.get(i, j)) });
+        }
+    }
+}
+
+/// Bytes of `rows x cols` elements, 16-byte aligned, for the next staged matrix.
+#[inline(always)]
+fn bytes<T>(rows: usize, cols: usize) -> u32 {
+    ((rows * cols * core::mem::size_of::<T>()) as u32).next_multiple_of(16)
+}
+
+#[inline(always)]
+unsafe fn run_getrf<T: Scalar>(p: DenseArgs) {
+    let matrix = (p.first + block_idx_y()) as usize;
+    let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
+    // SAFETY: the host's launch matches DenseArgs' contract for getrf.
+    unsafe {
+        let a = Staged::<T>::new(p.a, p.lda, p.a_batch, matrix, m, n, p.flags & flag::STAGE_A != 0, SCRATCH_BYTES, true);
+        let piv = (p.piv as *mut i32).add(matrix * p.piv_batch as usize);
+        let swap = (p.swap_left as usize, p.swap_right as usize);
+        let info = getrf(&Block, a.work, m, n, piv, p.piv_base as usize, swap);
+        if p.flags & flag::SOLVE != 0 {
+            let identity = p.flags & flag::IDENTITY != 0;
+            let at = SCRATCH_BYTES + if a.stage { bytes::<T>(m, n) } else { 0 };
+            let b = Staged::<T>::new(p.b, p.ldb, p.b_batch, matrix, n, k, p.flags & flag::STAGE_B != 0, at, !identity);
+            if identity {
+                let w = b.work;
+                each2(&Block, (0, n), (0, k), |i, j| w.set(i, j, if i == j { T::ONE } else { T::ZERO }));
+                sync_threads();
+            }
+            swap_rows(&Block, b.work, k, piv, n, true);
+            trsm(&Block, a.work, n, b.work, k, Tri { lower: true, trans: 0, unit: true });
+            trsm(&Block, a.work, n, b.work, k, Tri { lower: false, trans: 0, unit: false });
+            b.finish();
+        }
+        a.finish();
+        if thread_idx() == 0 {
+            *(p.info as *mut u32).add(matrix) = info;
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn run_trsm<T: Scalar>(p: DenseArgs) {
+    let matrix = (p.first + block_idx_y()) as usize;
+    let n = p.n as usize;
+    let c0 = block_idx() as usize * p.kc as usize;
+    let kc = (p.k as usize).saturating_sub(c0).min(p.kc as usize);
+    let how = Tri {
+        lower: p.flags & flag::LOWER != 0,
+        trans: (p.flags >> flag::TRANS_SHIFT) & 3,
+        unit: p.flags & flag::UNIT != 0,
+    };
+    // SAFETY: the host's launch matches DenseArgs' contract for trsm; this block's
+    // columns c0 .. c0 + kc of b are its own.
+    unsafe {
+        if p.flags & flag::SWAP_ONLY != 0 {
+            let b = Mat { ptr: (p.b as *mut T).add(matrix * p.b_batch as usize + c0), ld: p.ldb as usize };
+            let piv = (p.piv as *const i32).add(matrix * p.piv_batch as usize);
+            swap_rows(&Block, b, kc, piv, n, p.flags & flag::PIV_BEFORE != 0);
+            return;
+        }
+        let t = Staged::<T>::new(p.a, p.lda, p.a_batch, matrix, n, n, p.flags & flag::STAGE_A != 0, SCRATCH_BYTES, true);
+        let at = SCRATCH_BYTES + if t.stage { bytes::<T>(n, n) } else { 0 };
+        let b = Staged::<T>::new(p.b + (c0 * core::mem::size_of::<T>()) as u64, p.ldb, p.b_batch, matrix, n, kc, p.flags & flag::STAGE_B != 0, at, true);
+        let piv = (p.piv as *const i32).wrapping_add(matrix * p.piv_batch as usize);
+        if p.flags & flag::PIV_BEFORE != 0 {
+            swap_rows(&Block, b.work, kc, piv, n, true);
+        }
+        trsm(&Block, t.work, n, b.work, kc, how);
+        if p.flags & flag::PIV_AFTER != 0 {
+            swap_rows(&Block, b.work, kc, piv, n, false);
+        }
+        b.finish();
+    }
+}
+
+#[inline(always)]
+unsafe fn run_potrf<T: Scalar>(p: DenseArgs) {
+    let matrix = (p.first + block_idx_y()) as usize;
+    let n = p.n as usize;
+    // SAFETY: the host's launch matches DenseArgs' contract for potrf.
+    unsafe {
+        let a = Staged::<T>::new(p.a, p.lda, p.a_batch, matrix, n, n, p.flags & flag::STAGE_A != 0, SCRATCH_BYTES, true);
+        let info = potrf(&Block, a.work, n);
+        sync_threads();
+        a.finish();
+        if thread_idx() == 0 {
+            *(p.info as *mut u32).add(matrix) = info;
+        }
+    }
+}
+
+#[inline(always)]
+unsafe fn run_geqrf<T: Scalar>(p: DenseArgs) {
+    let matrix = (p.first + block_idx_y()) as usize;
+    let (m, n) = (p.m as usize, p.n as usize);
+    let k = m.min(n);
+    // SAFETY: the host's launch matches DenseArgs' contract for geqrf.
+    unsafe {
+        let a = Staged::<T>::new(p.a, p.lda, p.a_batch, matrix, m, n, p.flags & flag::STAGE_A != 0, SCRATCH_BYTES, true);
+        let tau = (p.tau as *mut T).add(matrix * p.tau_batch as usize);
+        geqrf(&Block, a.work, m, n, tau);
+        if p.b != 0 {
+            // The explicit V (m x k): unit diagonal, zeros above, for the blocked
+            // algorithm's products.
+            let v = Mat { ptr: (p.b as *mut T).add(matrix * p.b_batch as usize), ld: p.ldb as usize };
+            let w = a.work;
+            each2(&Block, (0, m), (0, k), |i, j| {
+                v.set(i, j, if i == j { T::ONE } else if i > j { w.get(i, j) } else { T::ZERO })
+            });
+        }
+        a.finish();
+    }
+}
+
+#[inline(always)]
+unsafe fn run_orgqr<T: Scalar>(p: DenseArgs) {
+    let matrix = (p.first + block_idx_y()) as usize;
+    let (m, k, ncols) = (p.m as usize, p.k as usize, p.kc as usize);
+    // SAFETY: the host's launch matches DenseArgs' contract for orgqr.
+    unsafe {
+        let h = Staged::<T>::new(p.a, p.lda, p.a_batch, matrix, m, k, p.flags & flag::STAGE_A != 0, SCRATCH_BYTES, true);
+        let at = SCRATCH_BYTES + if h.stage { bytes::<T>(m, k) } else { 0 };
+        let q = Staged::<T>::new(p.b, p.ldb, p.b_batch, matrix, m, ncols, p.flags & flag::STAGE_B != 0, at, false);
+        let tau = (p.tau as *const T).add(matrix * p.tau_batch as usize);
+        orgqr(&Block, h.work, m, k, tau, q.work, ncols);
+        q.finish();
+    }
+}
+
+#[inline(always)]
+unsafe fn run_larft<T: Scalar>(p: DenseArgs) {
+    let matrix = (p.first + block_idx_y()) as usize;
+    let (m, k) = (p.m as usize, p.k as usize);
+    // SAFETY: the host's launch matches DenseArgs' contract for larft.
+    unsafe {
+        let h = Mat { ptr: (p.a as *mut T).add(matrix * p.a_batch as usize), ld: p.lda as usize };
+        let t = Mat { ptr: (p.b as *mut T).add(matrix * p.b_batch as usize), ld: p.ldb as usize };
+        let tau = (p.tau as *const T).add(matrix * p.tau_batch as usize);
+        larft(&Block, h, m, k, tau, t);
+    }
+}
+
+macro_rules! dense_entries {
+    ([$op:literal $run:ident] $(($name:literal, $t:ty))*) => { $(
+        const _: () = {
+            #[unsafe(export_name = concat!("gpupy_linalg_", $op, "_", $name))]
+            unsafe extern "ptx-kernel" fn k(p: DenseArgs) {
+                // SAFETY: the host launches per DenseArgs' contract
+                // (host/src/ops/linalg/dense.rs).
+                unsafe { $run::<$t>(p) }
+            }
+        };
+    )* };
+}
+crate::for_each_dense_type!(dense_entries, "getrf", run_getrf);
+crate::for_each_dense_type!(dense_entries, "trsm", run_trsm);
+crate::for_each_dense_type!(dense_entries, "potrf", run_potrf);
+crate::for_each_dense_type!(dense_entries, "geqrf", run_geqrf);
+crate::for_each_dense_type!(dense_entries, "orgqr", run_orgqr);
+crate::for_each_dense_type!(dense_entries, "larft", run_larft);

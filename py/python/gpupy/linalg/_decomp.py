@@ -1,0 +1,521 @@
+"""The factorization primitives behind ``gpupy.linalg`` and ``gpupyx.scipy.linalg``:
+LU, solves, inverses, Cholesky, triangular solves, Householder QR and ``Q``, Hermitian
+eigenproblems and singular value decompositions, each batched over leading axes.
+(``/work/notes``-style contract: every function takes arrays already in a working
+dtype -- float32, float64, complex64, complex128 --, never modifies them, and returns
+new C-contiguous arrays; ``info`` values come back as host NumPy arrays.)
+
+How they run (``ARCHITECTURE.md`` has the path to the kernels):
+- a matrix that fits a block's shared memory (n up to 128, 64 for complex128) is one
+  block of one kernel launch, the whole batch in one launch
+  (``kernels/src/linalg/dense``: LAPACK's unblocked algorithms spread over the block);
+- a larger one is factored by the classic blocked/recursive algorithms, composed here
+  from those kernels (on panels and diagonal blocks, in place on views) and gpupy's
+  matrix products, which do almost all of the arithmetic: recursive LU (Toledo),
+  recursive Cholesky, recursive triangular solves, blocked Householder QR with the
+  compact WY form (``I - V T V^H``);
+- eigenproblems and SVDs go through one-sided Jacobi (``_gpupy._svd_jacobi``): the SVD
+  accumulates ``V`` in extra rows below ``A``'s; a Hermitian ``A`` is shifted to the
+  positive definite ``A + c I`` (``c = 2 ||A||_F``), whose SVD is its eigendecomposition.
+"""
+
+import numpy
+
+from gpupy import _gpupy, _reduction
+from gpupy._creation import asnumpy, copy, empty, eye, full, zeros
+from gpupy._ranges import arange
+from gpupy._indexing import take, where
+from gpupy._manipulation import concatenate
+from gpupy._sorting import argsort
+
+_DOUBLE = numpy.finfo(numpy.float64).eps
+_SINGLE_REAL = {
+    numpy.dtype(numpy.float32): numpy.dtype(numpy.float32),
+    numpy.dtype(numpy.float64): numpy.dtype(numpy.float64),
+    numpy.dtype(numpy.complex64): numpy.dtype(numpy.float32),
+    numpy.dtype(numpy.complex128): numpy.dtype(numpy.float64),
+}
+
+
+def _base(dtype):
+    """The order up to which one kernel factors a whole matrix (staged in shared
+    memory); larger ones recurse down to blocks of this order."""
+    return 64 if numpy.dtype(dtype).itemsize == 16 else 128
+
+
+def _work3(a):
+    """A C-contiguous copy of ``a`` as ``(batch, m, n)``, and the batch shape."""
+    batch = tuple(a.shape[:-2])
+    w = copy(a, order="C")
+    return w.reshape((-1,) + tuple(a.shape[-2:])), batch
+
+
+def _conj(x):
+    """``x`` conjugated (a new array), or ``x`` itself when real."""
+    return _gpupy.conjugate(x) if x.dtype.kind == "c" else x
+
+
+def _info_array(count):
+    return empty((count,), dtype=numpy.uint32)
+
+
+def _sub_into(x, y):
+    """``x -= y`` in place (``x`` a view)."""
+    _gpupy.subtract(x, y, out=x)
+
+
+def _first_failure(infos, count):
+    """Combines the ``(offset, info)`` pairs of the kernels a blocked algorithm ran, in
+    order: the first nonzero ``info`` plus its block's offset, per matrix."""
+    out = numpy.zeros(count, dtype=numpy.int64)
+    for offset, info in infos:
+        local = asnumpy(info).astype(numpy.int64)
+        hit = (out == 0) & (local != 0)
+        out[hit] = local[hit] + offset
+    return out
+
+
+# ---- triangular solves ----------------------------------------------------------
+
+
+def _trsm(t, b, lower, trans, unit):
+    """``op(T) X = B`` in place of the view ``b``: one kernel for a small triangle,
+    else recursion on halves with the off-diagonal block applied by a product."""
+    n = t.shape[-1]
+    if n <= _base(t.dtype) or b.shape[-1] == 0:
+        _gpupy._linalg_trsm(t, b, lower, trans, unit)
+        return
+    h = n // 2
+    forward = lower == (trans == 0)
+
+    def off(rows, cols):
+        # op(T)[rows, cols] as a view (transposed, conjugated for trans 2).
+        if trans == 0:
+            return t[:, rows, cols]
+        blk = t[:, cols, rows].mT
+        return _conj(blk) if trans == 2 else blk
+
+    top, bot = slice(0, h), slice(h, n)
+    t11, t22 = t[:, top, top], t[:, bot, bot]
+    if forward:
+        _trsm(t11, b[:, top], lower, trans, unit)
+        _sub_into(b[:, bot], off(bot, top) @ b[:, top])
+        _trsm(t22, b[:, bot], lower, trans, unit)
+    else:
+        _trsm(t22, b[:, bot], lower, trans, unit)
+        _sub_into(b[:, top], off(top, bot) @ b[:, bot])
+        _trsm(t11, b[:, top], lower, trans, unit)
+
+
+def _laswp(b, piv, forward):
+    """LAPACK ``laswp``: ``piv``'s row interchanges on the rows of the view ``b``."""
+    _gpupy._linalg_laswp(b, copy(piv, order="C"), forward)
+
+
+# ---- LU ---------------------------------------------------------------------------
+
+
+# Columns of the panels the LU kernel factors alone (in global memory, swapping whole
+# rows of the matrix); wider panels recurse.
+_LU_PANEL = 32
+
+
+def _getrf_rec(full, r0, w, piv, infos):
+    """Recursive LU (Toledo) of ``full[:, r0:, r0:r0 + w]`` in place: the left half,
+    then ``U12 = L11^-1 A12`` and ``A22 -= L21 U12`` by products, then the bottom right.
+    The panel kernel swaps whole rows of ``full`` (``A``'s columns left and right of
+    the panel, and any right-hand sides stacked after ``A``), so no step applies
+    interchanges by itself. Global pivots go to ``piv[:, r0:r0 + w]``."""
+    rows, width = full.shape[1], full.shape[2]
+    m = rows - r0
+    if w <= _LU_PANEL:
+        info = _info_array(full.shape[0])
+        k = min(m, w)
+        _gpupy._linalg_getrf(
+            full[:, r0:, r0 : r0 + w],
+            piv[:, r0 : r0 + k],
+            info,
+            None,
+            False,
+            r0,
+            width - r0 - w,
+            r0,
+        )
+        infos.append((r0, info))
+        return
+    h = w // 2
+    _getrf_rec(full, r0, h, piv, infos)
+    c1, c2 = r0 + h, r0 + w
+    a12 = full[:, r0:c1, c1:c2]
+    _trsm(full[:, r0:c1, r0:c1], a12, True, 0, True)
+    _sub_into(full[:, c1:, c1:c2], full[:, c1:, r0:c1] @ a12)
+    if m > h:
+        _getrf_rec(full, c1, w - h, piv, infos)
+
+
+def _getrf3(w, square=None):
+    """LU in place of the ``(batch, m, n)`` working array ``w``: ``(piv, info)``.
+    With ``square``, only the first ``square`` columns are ``A`` (the rest are
+    right-hand sides, which the row interchanges and ``L^-1`` reach as well)."""
+    count, m, n = w.shape
+    k = min(m, n) if square is None else square
+    piv = empty((count, k), dtype=numpy.int32)
+    if count == 0 or k == 0:
+        return piv, numpy.zeros(count, dtype=numpy.int64)
+    if square is None and max(m, n) <= _base(w.dtype):
+        info = _info_array(count)
+        _gpupy._linalg_getrf(w, piv, info)
+        return piv, asnumpy(info).astype(numpy.int64)
+    infos = []
+    _getrf_rec(w, 0, min(m, k), piv, infos)
+    if n > m or square is not None:
+        # U's part right of the square: L^-1 times the (interchanged) rest.
+        c = min(m, k)
+        _trsm(w[:, :, :c], w[:, :, c:], True, 0, True)
+    return piv, _first_failure(infos, count)
+
+
+def lu_factor(a):
+    """``(lu, piv, info)``: LAPACK ``getrf`` of each matrix (see the module's
+    contract)."""
+    w, batch = _work3(a)
+    piv, info = _getrf3(w)
+    return (
+        w.reshape(batch + w.shape[1:]),
+        piv.reshape(batch + piv.shape[1:]),
+        info.reshape(batch),
+    )
+
+
+def _getrs3(lu, piv, b, trans):
+    """Solves in place of the ``(batch, n, k)`` working array ``b``."""
+    n = lu.shape[-1]
+    if n == 0 or b.shape[-1] == 0 or b.shape[0] == 0:
+        return
+    if trans == 0:
+        _laswp(b, piv, True)
+        _trsm(lu, b, True, 0, True)
+        _trsm(lu, b, False, 0, False)
+    else:
+        _trsm(lu, b, False, trans, False)
+        _trsm(lu, b, True, trans, True)
+        _laswp(b, piv, False)
+
+
+def lu_solve(lu, piv, b, trans=0):
+    """Solves ``op(A) x = b`` from ``lu_factor``'s ``lu`` and ``piv``."""
+    batch = tuple(b.shape[:-2])
+    lu3 = copy(lu, order="C").reshape((-1,) + tuple(lu.shape[-2:]))
+    p3 = copy(piv, order="C").reshape((-1, piv.shape[-1]))
+    x, _ = _work3(b)
+    _getrs3(lu3, p3, x, trans)
+    return x.reshape(batch + x.shape[1:])
+
+
+def solve(a, b):
+    """``(x, info)`` for ``A x = b``: one launch for small matrices (factor and
+    solve in shared memory), else ``lu_factor`` and ``lu_solve``."""
+    w, batch = _work3(a)
+    x, _ = _work3(b)
+    n = w.shape[-1]
+    count = w.shape[0]
+    if count == 0 or n == 0:
+        return x.reshape(batch + x.shape[1:]), numpy.zeros(batch, dtype=numpy.int64)
+    if n <= _base(w.dtype):
+        piv = empty((count, n), dtype=numpy.int32)
+        info = _info_array(count)
+        _gpupy._linalg_getrf(w, piv, info, x)
+        return x.reshape(batch + x.shape[1:]), asnumpy(info).astype(numpy.int64).reshape(batch)
+    # [A | B]: the factorization's interchanges and L^-1 reach B on the way.
+    aug = concatenate([w, x], axis=-1)
+    _, info = _getrf3(aug, n)
+    x = copy(aug[:, :, n:], order="C")
+    _trsm(aug[:, :, :n], x, False, 0, False)
+    return x.reshape(batch + x.shape[1:]), info.reshape(batch)
+
+
+def inv(a):
+    """``(ainv, info)``: the inverse through LU (the identity solved in shared memory
+    for small matrices)."""
+    w, batch = _work3(a)
+    count, n = w.shape[0], w.shape[-1]
+    out = empty((count, n, n), dtype=w.dtype)
+    if count == 0 or n == 0:
+        return out.reshape(batch + (n, n)), numpy.zeros(batch, dtype=numpy.int64)
+    if n <= _base(w.dtype):
+        piv = empty((count, n), dtype=numpy.int32)
+        info = _info_array(count)
+        _gpupy._linalg_getrf(w, piv, info, out, True)
+        return out.reshape(batch + (n, n)), asnumpy(info).astype(numpy.int64).reshape(batch)
+    aug = concatenate([w, eye(n, dtype=w.dtype) + zeros((count, n, n), dtype=w.dtype)], axis=-1)
+    _, info = _getrf3(aug, n)
+    out = copy(aug[:, :, n:], order="C")
+    _trsm(aug[:, :, :n], out, False, 0, False)
+    return out.reshape(batch + (n, n)), info.reshape(batch)
+
+
+# ---- Cholesky -----------------------------------------------------------------------
+
+
+def _potrf_rec(a, infos, offset):
+    """Recursive Cholesky (lower) of the view ``a`` in place; the upper triangle of
+    ``a`` is left as it was except inside base blocks."""
+    n = a.shape[-1]
+    if n <= _base(a.dtype):
+        info = _info_array(a.shape[0])
+        _gpupy._linalg_potrf(a, info)
+        infos.append((offset, info))
+        return
+    h = n // 2
+    _potrf_rec(a[:, :h, :h], infos, offset)
+    # L21 = A21 L11^-H: solve L11 X = A21^H, then L21 = X^H.
+    x = copy(_conj(a[:, h:, :h].mT), order="C")
+    _trsm(a[:, :h, :h], x, True, 0, False)
+    l21 = _conj(x.mT)
+    a[:, h:, :h] = l21
+    _sub_into(a[:, h:, h:], l21 @ x)
+    _potrf_rec(a[:, h:, h:], infos, offset + h)
+
+
+def cholesky(a, lower=True):
+    """``(c, info)``: ``A = L L^H`` (``lower``) or ``A = U^H U`` of the named
+    triangle."""
+    src = a if lower else _conj(a.mT)
+    w, batch = _work3(src)
+    count, n = w.shape[0], w.shape[-1]
+    if count == 0 or n == 0:
+        return w.reshape(batch + (n, n)), numpy.zeros(batch, dtype=numpy.int64)
+    infos = []
+    _potrf_rec(w, infos, 0)
+    info = _first_failure(infos, count)
+    if n > _base(w.dtype):
+        # Base blocks zero their own upper triangles; the blocks above them are still A.
+        mask = arange(n)[:, None] >= arange(n)[None, :]
+        w = where(mask, w, full((), 0, dtype=w.dtype))
+    if not lower:
+        w = copy(_conj(w.mT), order="C")
+    return w.reshape(batch + (n, n)), info.reshape(batch)
+
+
+def solve_triangular(t, b, lower, trans=0, unit_diagonal=False):
+    """``op(T) x = b`` for the named triangle of ``t``."""
+    batch = tuple(b.shape[:-2])
+    t3 = copy(t, order="C").reshape((-1,) + tuple(t.shape[-2:]))
+    x, _ = _work3(b)
+    if x.shape[0] and t3.shape[-1] and x.shape[-1]:
+        _trsm(t3, x, lower, trans, unit_diagonal)
+    return x.reshape(batch + x.shape[1:])
+
+
+# ---- QR -----------------------------------------------------------------------------
+
+# Columns per panel of the blocked QR.
+_QR_PANEL = 32
+
+
+def _explicit_v(h, k):
+    """The reflectors of the view ``h`` (``(batch, rows, >= k)``) as an explicit unit
+    lower trapezoid ``(batch, rows, k)``."""
+    rows = h.shape[1]
+    i = arange(rows)[:, None]
+    j = arange(k)[None, :]
+    v = where(i > j, h[:, :, :k], full((), 0, dtype=h.dtype))
+    return where(i == j, full((), 1, dtype=h.dtype), v)
+
+
+def qr_factor(a):
+    """``(h, tau)``: LAPACK ``geqrf`` of each matrix."""
+    w, batch = _work3(a)
+    count, m, n = w.shape
+    k = min(m, n)
+    tau = empty((count, k), dtype=w.dtype)
+    if count and k:
+        if m * n <= _base(w.dtype) ** 2:
+            _gpupy._linalg_geqrf(w, tau)
+        else:
+            for j0 in range(0, k, _QR_PANEL):
+                nb = min(_QR_PANEL, k - j0)
+                panel = w[:, j0:, j0 : j0 + nb]
+                v = empty((count, m - j0, nb), dtype=w.dtype)
+                _gpupy._linalg_geqrf(panel, tau[:, j0 : j0 + nb], v)
+                if j0 + nb < n:
+                    t = empty((count, nb, nb), dtype=w.dtype)
+                    _gpupy._linalg_larft(v, tau[:, j0 : j0 + nb], t)
+                    rest = w[:, j0:, j0 + nb :]
+                    # (I - V T V^H)^H rest = rest - V (T^H (V^H rest)).
+                    vh = _conj(v.mT)
+                    _sub_into(rest, v @ (_conj(t.mT) @ (vh @ rest)))
+    return w.reshape(batch + (m, n)), tau.reshape(batch + (k,))
+
+
+def qr_q(h, tau, ncols):
+    """The first ``ncols`` columns of ``Q`` from ``qr_factor``'s ``h`` and ``tau``."""
+    batch = tuple(h.shape[:-2])
+    m = h.shape[-2]
+    k = tau.shape[-1]
+    h3 = copy(h, order="C").reshape((-1,) + tuple(h.shape[-2:]))
+    t3 = copy(tau, order="C").reshape((-1, k))
+    count = h3.shape[0]
+    q = empty((count, m, ncols), dtype=h3.dtype)
+    if count == 0 or m == 0 or ncols == 0:
+        return q.reshape(batch + (m, ncols))
+    if m * max(ncols, k) <= _base(h3.dtype) ** 2:
+        _gpupy._linalg_orgqr(h3[:, :, :k], t3, q)
+        return q.reshape(batch + (m, ncols))
+    q[...] = eye(m, ncols, dtype=h3.dtype)
+    starts = list(range(0, k, _QR_PANEL))
+    for j0 in reversed(starts):
+        nb = min(_QR_PANEL, k - j0)
+        v = _explicit_v(h3[:, j0:, j0 : j0 + nb], nb)
+        t = empty((count, nb, nb), dtype=h3.dtype)
+        _gpupy._linalg_larft(v, t3[:, j0 : j0 + nb], t)
+        rest = q[:, j0:, j0:]
+        # H_j0 ... H_j0+nb-1 rest = rest - V (T (V^H rest)).
+        _sub_into(rest, v @ (t @ (_conj(v.mT) @ rest)))
+    return q.reshape(batch + (m, ncols))
+
+
+# ---- Jacobi: Hermitian eigenproblems and SVD --------------------------------------------
+
+
+def _jacobi_tol(real, rows):
+    # Single precision converges to float32's resolution; double to LAPACK dgesvj's
+    # sqrt(m) eps.
+    if real == numpy.float32:
+        return 2.0**-23
+    return max(rows, 1) ** 0.5 * _DOUBLE
+
+
+def _take_cols(v, idx):
+    """Columns of each ``(batch, r, c)`` matrix ``v`` reordered by ``idx``
+    (``(batch, c)``)."""
+    count, r, c = v.shape
+    base = arange(count, dtype=numpy.int64)[:, None, None] * (r * c)
+    rows = arange(r, dtype=numpy.int64)[None, :, None] * c
+    flat = base + rows + idx.astype(numpy.int64)[:, None, :]
+    return take(copy(v, order="C").reshape(-1), flat)
+
+
+def _take_last(x, idx):
+    count, c = x.shape
+    flat = arange(count, dtype=numpy.int64)[:, None] * c + idx.astype(numpy.int64)
+    return take(copy(x, order="C").reshape(-1), flat)
+
+
+def _jacobi(w, dot_rows, real):
+    """One-sided Jacobi on ``w`` (``(batch, n, m)`` float64/complex128, rows the
+    columns) in place, each matrix scaled by a power of two first: returns the scale
+    (``(batch, 1, 1)``)."""
+    head = w[:, :, :dot_rows]
+    amax = _reduction.max(_gpupy.absolute(head), axis=(-2, -1), keepdims=True)
+    if not bool(_reduction.all(_gpupy.isfinite(amax))):
+        return None
+    one = full((), 1.0)
+    scale = where(_gpupy.greater(amax, 0), _gpupy.exp2(_gpupy.floor(_gpupy.log2(amax))), one)
+    _gpupy.divide(head, scale, out=head)
+    if not _gpupy._svd_jacobi(w, _jacobi_tol(real, dot_rows), dot_rows):
+        return None
+    return scale
+
+
+def eigh(a, lower=True, vectors=True):
+    """``(w, v)``: eigenvalues ascending and (with ``vectors``) unit eigenvectors of
+    each Hermitian matrix, from its ``lower`` or upper triangle."""
+    dtype = numpy.dtype(a.dtype)
+    real = _SINGLE_REAL[dtype]
+    work = numpy.complex128 if dtype.kind == "c" else numpy.float64
+    batch = tuple(a.shape[:-2])
+    n = a.shape[-1]
+    x = a.astype(work).reshape((-1, n, n))
+    count = x.shape[0]
+    if count == 0 or n == 0:
+        w0 = empty(batch + (n,), dtype=real)
+        return w0, (empty(batch + (n, n), dtype=dtype) if vectors else None)
+    i = arange(n)[:, None]
+    j = arange(n)[None, :]
+    tri = (i >= j) if lower else (i <= j)
+    strict = (i > j) if lower else (i < j)
+    zero = full((), 0, dtype=work)
+    half = where(tri, x, zero)
+    herm = half + _conj(where(strict, x, zero).mT)
+    # Real diagonal, as LAPACK reads it.
+    if dtype.kind == "c":
+        herm = where(i == j, herm.real.astype(work), herm)
+    fro = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(herm) ** 2, axis=(-2, -1), keepdims=True))
+    if not bool(_reduction.all(_gpupy.isfinite(fro))):
+        raise numpy.linalg.LinAlgError("Eigenvalues did not converge")
+    shift = where(fro > 0, 2.0 * fro, full((), 1.0))
+    wmat = herm + shift * eye(n, dtype=work)
+    # Rows of the working array are conj(columns) of the Hermitian W: Jacobi makes
+    # them orthogonal, i.e. it diagonalizes conj(W), whose eigenvectors are conj(W's).
+    wk = copy(wmat, order="C")
+    scale = _jacobi(wk, n, real)
+    if scale is None:
+        raise numpy.linalg.LinAlgError("Eigenvalues did not converge")
+    sig = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(wk) ** 2, axis=-1))
+    u = _conj(wk / sig[:, :, None]).mT  # columns: unit eigenvectors of W (and of A)
+    # Eigenvalues as Rayleigh quotients u^H A u: accurate to eps ||A||, where
+    # sigma - shift would carry the shift's rounding too.
+    lam = _reduction.sum(_conj(u) * (herm @ u), axis=-2).real
+    order = argsort(lam, axis=-1)
+    w_sorted = _take_last(lam, order).astype(real)
+    if not vectors:
+        return w_sorted.reshape(batch + (n,)), None
+    v = _take_cols(u, order).astype(dtype)
+    return w_sorted.reshape(batch + (n,)), v.reshape(batch + (n, n))
+
+
+def svd(a, full_matrices=True, compute_uv=True):
+    """``(u, s, vh)`` (or ``s``): singular values descending and vectors, by one-sided
+    Jacobi with ``V`` accumulated below ``A``'s rows."""
+    if not compute_uv:
+        from gpupy._linalg import svdvals
+
+        return svdvals(a)
+    dtype = numpy.dtype(a.dtype)
+    real = _SINGLE_REAL[dtype]
+    work = numpy.complex128 if dtype.kind == "c" else numpy.float64
+    batch = tuple(a.shape[:-2])
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if m < n:
+        u, s, vh = svd(_conj(a.mT), full_matrices, True)
+        return _conj(vh.mT), s, _conj(u.mT)
+    x = a.astype(work).reshape((-1, m, n))
+    count = x.shape[0]
+    ucols = m if full_matrices else k
+    if count == 0 or k == 0:
+        u = eye(m, ucols, dtype=dtype) + zeros(batch + (m, ucols), dtype=dtype)
+        vh = eye(n, dtype=dtype) + zeros(batch + (n, n), dtype=dtype)
+        return u, empty(batch + (k,), dtype=real), vh
+    # Row i of the working array: column i of A, then column i of the identity.
+    wk = concatenate([x.mT, eye(n, dtype=work) + zeros((count, n, n), dtype=work)], axis=-1)
+    wk = copy(wk, order="C")
+    scale = _jacobi(wk, m, real)
+    if scale is None:
+        raise numpy.linalg.LinAlgError("SVD did not converge")
+    head = wk[:, :, :m]
+    norms = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(head) ** 2, axis=-1))
+    order = argsort(-norms, axis=-1)
+    norms_sorted = _take_last(norms, order)
+    s = (norms_sorted * scale[:, 0]).astype(real)
+    cols = _take_cols(copy(head.mT, order="C"), order)  # (count, m, n): A V, sorted
+    v = _take_cols(copy(wk[:, :, m:].mT, order="C"), order)  # (count, n, n)
+    # Columns with a (numerically) zero singular value have no direction of their own:
+    # they and the extra columns of a full U come from completing the others to a
+    # unitary matrix by Householder QR (reflectors of zero columns are the identity).
+    tol = _jacobi_tol(real, m)
+    good = norms_sorted > tol * norms_sorted[:, :1]
+    unit = cols / where(good, norms_sorted, full((), 1.0))[:, None, :]
+    unit = where(good[:, None, :], unit, full((), 0, dtype=work))
+    if not full_matrices and bool(_reduction.all(good)):
+        u = unit
+    else:
+        basis = concatenate([unit, eye(m, dtype=work) + zeros((count, m, m), dtype=work)], axis=-1)
+        h, tau = qr_factor(basis)
+        q = qr_q(h, tau, m)
+        u_k = where(good[:, None, :], unit, q[:, :, :k])
+        u = concatenate([u_k, q[:, :, k:ucols]], axis=-1) if ucols > k else u_k
+    u = u.astype(dtype).reshape(batch + (m, ucols))
+    vh = _conj(v.mT).astype(dtype).reshape(batch + (n, n))
+    return u, s.reshape(batch + (k,)), vh
