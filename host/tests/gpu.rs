@@ -155,7 +155,7 @@ fn jacobi_orthogonalizes_every_launch_shape() {
         let w = Array::from_host(dev, &bytes, &shape, DType::Float64).unwrap();
         let tol = m as f64 * f64::EPSILON;
         assert!(
-            svd::jacobi_orthogonalize(&w, tol).unwrap(),
+            svd::jacobi_orthogonalize(&w, m, tol).unwrap(),
             "{shape:?} did not converge"
         );
         let mut out = vec![0u8; w.nbytes()];
@@ -188,7 +188,7 @@ fn jacobi_orthogonalizes_every_launch_shape() {
         }
     }
     let f32s = upload(dev, &values(12, 1), &[3, 4]);
-    assert!(svd::jacobi_orthogonalize(&f32s, 1e-12).is_err());
+    assert!(svd::jacobi_orthogonalize(&f32s, 4, 1e-12).is_err());
     let wide = Array::empty(dev, &[4, 3], DType::Float64).unwrap();
-    assert!(svd::jacobi_orthogonalize(&wide, 1e-12).is_err());
+    assert!(svd::jacobi_orthogonalize(&wide, 3, 1e-12).is_err());
 }

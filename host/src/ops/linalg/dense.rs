@@ -118,42 +118,93 @@ fn info_vector(info: &Array, batch: usize) -> Result<u64> {
 }
 
 /// Threads for a team whose steps touch about `work` elements, whole warps: up to 1024
-/// for a few large matrices; for a batch that fills the GPU many times over, fewer
-/// (8 elements each, at most 256), so that more blocks share each SM and hide each
-/// other's barriers.
+/// for a few large matrices; for a batch that fills the GPU once (32 elements each) or
+/// many times over (8 each), at most 256, so that more blocks share each SM and hide
+/// each other's barriers.
 fn threads_for(a: &Array, work: usize, batch: usize) -> u32 {
     let sms = a.device().props.multi_processor_count.max(1) as usize;
     if batch >= 8 * sms {
         (work / 8).next_power_of_two().clamp(32, 256) as u32
+    } else if batch >= sms {
+        (work / 32).next_power_of_two().clamp(64, 256) as u32
     } else {
         (work / 2).next_power_of_two().clamp(64, 1024) as u32
     }
 }
 
-/// Launches `kernel` over `batch` matrices in chunks of `MAX_GRID_Y`, with `x` blocks
-/// per matrix.
+/// Segment mode: each matrix to `lanes` lanes of a warp, its staged operands in
+/// `bytes` of shared memory (`flag::SEGMENT_SHIFT`), `per_block` matrices to a block.
+#[derive(Clone, Copy)]
+struct Segments {
+    lanes: u32,
+    bytes: usize,
+    per_block: u32,
+}
+
+/// Most threads per block in segment mode.
+const SEGMENT_BLOCK: u32 = 128;
+
+/// Segments for a batch of matrices of at most `dim` rows and columns whose staged
+/// operands take `bytes` each, when the batch fills the GPU twice over and the
+/// matrices are small enough (order 64 or less) that a block's barriers would cost
+/// more than their work: a warp's barrier is nearly free.
+fn segments(a: &Array, batch: usize, dim: usize, bytes: usize) -> Result<Option<Segments>> {
+    let sms = a.device().props.multi_processor_count.max(1) as usize;
+    if batch < 2 * sms || dim > 64 || dim == 0 {
+        return Ok(None);
+    }
+    let lanes = dim.next_power_of_two().clamp(4, 32) as u32;
+    let fit = stage_budget(a)? / bytes.max(1);
+    let per_block = (SEGMENT_BLOCK / lanes).min(fit as u32);
+    Ok((per_block > 0).then_some(Segments {
+        lanes,
+        bytes,
+        per_block,
+    }))
+}
+
+/// Launches `kernel` over `batch` matrices with `x` blocks per matrix: a block per
+/// matrix (`threads`, `shared` bytes) in chunks of `MAX_GRID_Y`, or with `seg`
+/// segments of lanes, `SEGMENT_BLOCK` threads to a block. Threads are capped at what
+/// the kernel's registers allow.
+#[allow(clippy::too_many_arguments)]
 fn launch(
     a: &Array,
     kernel: kernels::registry::Kernel,
-    args: DenseArgs,
+    mut args: DenseArgs,
     batch: usize,
     x: u32,
     threads: u32,
     shared: u32,
+    seg: Option<Segments>,
 ) -> Result<()> {
     let device = a.device();
     device.bind()?;
-    for first in (0..batch).step_by(MAX_GRID_Y) {
-        let count = (batch - first).min(MAX_GRID_Y);
+    let cap = Launch::new(device, kernel)?.max_threads()? / 32 * 32;
+    let (per_block, threads, shared) = match seg {
+        Some(s) => {
+            args.flags |= (s.lanes.trailing_zeros() + 1) << flag::SEGMENT_SHIFT;
+            args.seg_bytes = to_u32(s.bytes)?;
+            let per_block = s.per_block.min(cap / s.lanes).max(1);
+            let threads = per_block * s.lanes;
+            let per_block = per_block as usize;
+            (per_block, threads, to_u32(per_block * s.bytes)?)
+        }
+        None => (1, threads.min(cap), shared),
+    };
+    let chunk = MAX_GRID_Y * per_block;
+    for first in (0..batch).step_by(chunk) {
+        let count = (batch - first).min(chunk);
         let args = DenseArgs {
-            first: first as u32,
+            first: to_u32(first)?,
+            count: to_u32(count)?,
             ..args
         };
         // DenseArgs is the kernels' whole parameter list; every pointer in it was made
         // from an operand checked above for this batch and shape, and `shared` is what
-        // the staging flags need (or less than the device allows, else refused).
+        // the staging flags need per block (or more than the device allows: refused).
         Launch::new(device, kernel)?
-            .grid3((x, count as u32, 1))
+            .grid3((x, count.div_ceil(per_block) as u32, 1))
             .block(threads)
             .shared(shared)
             .arg(args)
@@ -257,14 +308,17 @@ pub fn getrf(
         work = work.max(n * ob.cols);
     }
     let f = Part::Getrf.dense(kd);
+    let seg = segments(a, batch, m.max(n), shared)?;
+    let threads = threads_for(a, work, batch);
     launch(
         a,
         f,
         args,
         batch,
         1,
-        threads_for(a, work, batch),
+        threads,
         SCRATCH_BYTES + shared as u32,
+        seg,
     )
 }
 
@@ -340,14 +394,21 @@ pub fn trsm(
     args.kc = to_u32(kc)?;
     let x = to_u32(k.div_ceil(kc))?;
     let f = Part::Trsm.dense(kd);
+    let seg = if x == 1 {
+        segments(t, batch, n, shared)?
+    } else {
+        None
+    };
+    let threads = threads_for(t, n * kc, batch * x as usize);
     launch(
         t,
         f,
         args,
         batch,
         x,
-        threads_for(t, n * kc, batch * x as usize),
+        threads,
         SCRATCH_BYTES + shared as u32,
+        seg,
     )
 }
 
@@ -391,15 +452,8 @@ pub fn laswp(b: &Array, piv: &Array, forward: bool) -> Result<()> {
         ..DenseArgs::default()
     };
     let f = Part::Trsm.dense(kd);
-    launch(
-        b,
-        f,
-        args,
-        batch,
-        to_u32(k.div_ceil(kc))?,
-        256,
-        SCRATCH_BYTES,
-    )
+    let x = to_u32(k.div_ceil(kc))?;
+    launch(b, f, args, batch, x, 256, SCRATCH_BYTES, None)
 }
 
 /// Cholesky `A = L L^H` of the lower triangle of each `a` (`(batch, n, n)`) in place,
@@ -430,14 +484,17 @@ pub fn potrf(a: &Array, info: &Array) -> Result<()> {
         0
     };
     let f = Part::Potrf.dense(kd);
+    let seg = segments(a, batch, n, shared)?;
+    let threads = threads_for(a, n * n / 2, batch);
     launch(
         a,
         f,
         args,
         batch,
         1,
-        threads_for(a, n * n / 2, batch),
+        threads,
         SCRATCH_BYTES + shared as u32,
+        seg,
     )
 }
 
@@ -479,14 +536,17 @@ pub fn geqrf(a: &Array, tau: &Array, v: Option<&Array>) -> Result<()> {
         0
     };
     let f = Part::Geqrf.dense(kd);
+    let seg = segments(a, batch, m.max(n), shared)?;
+    let threads = threads_for(a, m * n, batch);
     launch(
         a,
         f,
         args,
         batch,
         1,
-        threads_for(a, m * n, batch),
+        threads,
         SCRATCH_BYTES + shared as u32,
+        seg,
     )
 }
 
@@ -537,14 +597,17 @@ pub fn orgqr(h: &Array, tau: &Array, q: &Array) -> Result<()> {
         }
     }
     let f = Part::Orgqr.dense(kd);
+    let seg = segments(h, batch, m.max(ncols), shared)?;
+    let threads = threads_for(h, m * ncols, batch);
     launch(
         h,
         f,
         args,
         batch,
         1,
-        threads_for(h, m * ncols, batch),
+        threads,
         SCRATCH_BYTES + shared as u32,
+        seg,
     )
 }
 
@@ -578,7 +641,7 @@ pub fn larft(h: &Array, tau: &Array, t: &Array) -> Result<()> {
         ..DenseArgs::default()
     };
     let f = Part::Larft.dense(kd);
-    launch(h, f, args, batch, 1, 1024, SCRATCH_BYTES)
+    launch(h, f, args, batch, 1, 1024, SCRATCH_BYTES, None)
 }
 
 fn to_u32(x: usize) -> Result<u32> {

@@ -39,6 +39,10 @@ pub struct DenseArgs {
     pub swap_left: u32,
     pub swap_right: u32,
     pub piv_base: u32,
+    /// Matrices in the launch (segment launches, whose last block may be partly idle)
+    /// and the shared bytes each matrix's staged operands take there.
+    pub count: u32,
+    pub seg_bytes: u32,
     pub _pad: u32,
 }
 
@@ -59,6 +63,12 @@ pub mod flag {
     pub const PIV_AFTER: u32 = 512;
     /// `trsm`: only the row interchanges of `piv` (`n` of them) on `b`'s `m` rows.
     pub const SWAP_ONLY: u32 = 1024;
+    /// Segment mode: `1 + log2(lanes)` in these bits (0: a block per matrix). A team
+    /// is a segment of `lanes` (1 to 32) lanes of a warp, one matrix per segment, its
+    /// barriers `bar.warp.sync` and its reductions shuffles: for batches of small
+    /// matrices, where a whole block's barriers would cost more than the work.
+    pub const SEGMENT_SHIFT: u32 = 11;
+    pub const SEGMENT_MASK: u32 = 7 << SEGMENT_SHIFT;
 }
 
 /// Bytes of shared memory the block team's reductions use, before any staged matrix.
