@@ -168,6 +168,21 @@ fn _linalg_orgqr(
     py.detach(|| dense::orgqr(h, tau, q)).or_raise()
 }
 
+/// General eigenproblems of complex `a` (`(batch, n, n)`) in place: the Schur form in
+/// `a`, the Schur vectors in `z`, with `vectors` the triangular factor's eigenvectors
+/// in `a`'s strictly lower triangle; LAPACK's info into `info`.
+#[pyfunction]
+fn _linalg_geev(
+    py: Python<'_>,
+    a: &Bound<'_, NdArray>,
+    z: &Bound<'_, NdArray>,
+    info: &Bound<'_, NdArray>,
+    vectors: bool,
+) -> PyResult<()> {
+    let (a, z, info) = (&a.get().inner, &z.get().inner, &info.get().inner);
+    py.detach(|| dense::geev(a, z, info, vectors)).or_raise()
+}
+
 /// The block reflector's `T` (`(batch, k, k)`) from `geqrf`'s `h` and `tau`.
 #[pyfunction]
 fn _linalg_larft(
@@ -194,5 +209,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_geqrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_orgqr, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_larft, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_geev, m)?)?;
     Ok(())
 }

@@ -7,6 +7,7 @@
 use core::arch::asm;
 
 use super::dense::args::{DenseArgs, SCRATCH_BYTES, flag};
+use super::dense::eig::{gehrd, hqr, trevc};
 use super::dense::{Mat, Tri, geqrf, getrf, larft, orgqr, potrf, swap_rows, trsm};
 use super::scalar::Scalar;
 use super::team::{Team, each2};
@@ -442,6 +443,40 @@ unsafe fn run_larft<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     }
 }
 
+/// The unit roundoff and the smallest normal number of `T`'s precision.
+#[inline(always)]
+fn precision<T>() -> (f64, f64) {
+    if core::mem::size_of::<T>() == 8 {
+        (f32::EPSILON as f64, f32::MIN_POSITIVE as f64)
+    } else {
+        (f64::EPSILON, f64::MIN_POSITIVE)
+    }
+}
+
+#[inline(always)]
+unsafe fn run_geev<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
+    let n = p.n as usize;
+    let (eps, tiny) = precision::<T>();
+    // SAFETY: the host's launch matches DenseArgs' contract for geev: `a` and `b` (Z)
+    // hold n x n each, staged one after the other.
+    unsafe {
+        let a = Staged::<T>::new(t, p.a, p.lda, p.a_batch, s.matrix, n, n, p.flags & flag::STAGE_A != 0, s.at, true);
+        let at = s.at + if a.stage { bytes::<T>(n, n) } else { 0 };
+        let z = Staged::<T>::new(t, p.b, p.ldb, p.b_batch, s.matrix, n, n, p.flags & flag::STAGE_B != 0, at, false);
+        gehrd(t, a.work, n, z.work);
+        let info = hqr(t, a.work, n, z.work, eps);
+        if info == 0 && p.flags & flag::VECTORS != 0 {
+            trevc(t, a.work, n, eps, tiny);
+        }
+        t.sync();
+        a.finish(t);
+        z.finish(t);
+        if t.rank() == 0 {
+            *(p.info as *mut u32).add(s.matrix) = info;
+        }
+    }
+}
+
 /// Runs `$run` with the team the flags ask for: the block (matrix `first +
 /// blockIdx.y`), or segments of lanes (matrix `first + blockIdx.y * segments +
 /// segment`, staged at `segment * seg_bytes`; segments past `count` return at once).
@@ -484,3 +519,4 @@ crate::for_each_dense_type!(dense_entries, "potrf", run_potrf);
 crate::for_each_dense_type!(dense_entries, "geqrf", run_geqrf);
 crate::for_each_dense_type!(dense_entries, "orgqr", run_orgqr);
 crate::for_each_dense_type!(dense_entries, "larft", run_larft);
+dense_entries!(["geev" run_geev] ("complex64", c64) ("complex128", c128));

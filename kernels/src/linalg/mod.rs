@@ -2,8 +2,9 @@
 //!
 //! - `scalar`: the four element types of the factorizations;
 //! - `team`: the threads that work on one matrix, as the algorithms see them;
-//! - `dense`: LU, Cholesky, Householder QR, `Q`, the block reflector's `T` and
-//!   triangular solves, by one team (CPU-tested); `dense::args` their launch struct;
+//! - `dense`: LU, Cholesky, Householder QR, `Q`, the block reflector's `T`,
+//!   triangular solves and (`dense::eig`) general eigenproblems, by one team
+//!   (CPU-tested); `dense::args` their launch struct;
 //! - `jacobi`: one-sided Jacobi (singular values, vectors, Hermitian eigenproblems):
 //!   the pairing order, rotation angles and a CPU sweep (CPU-tested);
 //! - `gpu`, `gpu_dense`: the kernels and their entry points, compiled for the GPU only;
@@ -61,6 +62,8 @@ crate::module_parts! {
         Orgqr = crate::for_each_dense_type!(dense_names, "orgqr"),
         /// The block reflector's `T` (`dense::larft`).
         Larft = crate::for_each_dense_type!(dense_names, "larft"),
+        /// General eigenproblems (`dense::eig`), complex64 then complex128.
+        Geev = &["gpupy_linalg_geev_complex64", "gpupy_linalg_geev_complex128"],
     }
 }
 

@@ -644,6 +644,68 @@ pub fn larft(h: &Array, tau: &Array, t: &Array) -> Result<()> {
     launch(h, f, args, batch, 1, 1024, SCRATCH_BYTES, None)
 }
 
+/// Eigenvalues of each complex `a` (`(batch, n, n)`), in place: `a` becomes the Schur
+/// form `T` (eigenvalues on its diagonal), `z` (`(batch, n, n)`) the Schur vectors;
+/// with `vectors`, the eigenvectors of `T` go to `T`'s strictly lower triangle
+/// (`x_k[i]` at `T[k][i]`, `i < k`; `x_k[k] = 1`). `info` as LAPACK's: 0, or `i + 1`
+/// when the QR iteration did not converge.
+pub fn geev(a: &Array, z: &Array, info: &Array, vectors: bool) -> Result<()> {
+    let dt = a.dtype();
+    let index = match dt {
+        DType::Complex64 => 0,
+        DType::Complex128 => 1,
+        d => {
+            return Err(Error::Type(format!(
+                "linalg geev: expected complex64 or complex128, got {}",
+                d.name()
+            )));
+        }
+    };
+    let oa = operand("geev", a, dt)?;
+    let oz = operand("geev Z", z, dt)?;
+    let (batch, n) = (oa.batch, oa.rows);
+    expect(
+        "geev",
+        oa.cols == n && oz.batch == batch && oz.rows == n && oz.cols == n,
+    )?;
+    let ip = info_vector(info, batch)?;
+    if batch == 0 || n == 0 {
+        return Ok(());
+    }
+    let mut args = DenseArgs {
+        a: oa.ptr,
+        lda: oa.ld,
+        a_batch: oa.batch_stride,
+        b: oz.ptr,
+        ldb: oz.ld,
+        b_batch: oz.batch_stride,
+        info: ip,
+        n: to_u32(n)?,
+        flags: if vectors { flag::VECTORS } else { 0 },
+        ..DenseArgs::default()
+    };
+    let bytes = padded(n * n * dt.itemsize());
+    let shared = if 2 * bytes <= stage_budget(a)? {
+        args.flags |= flag::STAGE_A | flag::STAGE_B;
+        2 * bytes
+    } else {
+        0
+    };
+    let f = Part::Geev.at(index);
+    let seg = segments(a, batch, n, shared)?;
+    let threads = threads_for(a, n * n, batch);
+    launch(
+        a,
+        f,
+        args,
+        batch,
+        1,
+        threads,
+        SCRATCH_BYTES + shared as u32,
+        seg,
+    )
+}
+
 fn to_u32(x: usize) -> Result<u32> {
     u32::try_from(x).map_err(|_| Error::Value(format!("linalg: dimension {x} is too large")))
 }

@@ -53,6 +53,8 @@ pub mod flag {
     pub const STAGE_B: u32 = 2;
     /// `getrf`: solve with `b`, set to the identity first (an inverse).
     pub const SOLVE: u32 = 4;
+    /// `geev`: the eigenvectors too (same bit as `SOLVE`, another kernel).
+    pub const VECTORS: u32 = 4;
     pub const IDENTITY: u32 = 8;
     /// `trsm`: the triangle, the transpose (two bits: 0, 1 `T^T`, 2 `T^H`), the unit
     /// diagonal, and pivots applied to `b` before (in order) or after (reversed).

@@ -12,6 +12,7 @@
 //! returns for the same matrix.
 
 pub mod args;
+pub mod eig;
 
 use super::scalar::Scalar;
 use super::team::{Team, each, each_by_group, each2};
@@ -209,20 +210,22 @@ pub unsafe fn potrf<T: Scalar>(t: &impl Team, a: Mat<T>, n: usize) -> u32 {
     0
 }
 
-/// `H^H C` or `H C` for the Householder reflector `H = I - tau v v^H` on the rows
-/// `j..m` of columns `c0..c1` of `c`, where `v` is column `j` of `h` below row `j` with
-/// `v[j] = 1` implicit. A group per column: its lanes split the rows of `w = v^H c` and
-/// of the update, so no barrier is needed inside (the caller syncs after).
+/// `H C` for the Householder reflector `H = I - tau v v^H` (pass `conj(tau)` for
+/// `H^H`) on the rows `r0..m` of columns `cols` of `c`, where `v` is column `vcol` of
+/// `h` below row `r0` with `v[r0] = 1` implicit. A group per column: its lanes split
+/// the rows of `w = v^H c` and of the update, so no barrier is needed inside (the
+/// caller syncs after).
 ///
 /// # Safety
-/// `h` and `c` hold `m` rows and the named columns; `c` does not overlap column `j` of
-/// `h` below row `j`.
+/// `h` and `c` hold `m` rows and the named columns; `c` does not overlap column `vcol`
+/// of `h` below row `r0`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn reflect<T: Scalar>(
+pub(crate) unsafe fn reflect<T: Scalar>(
     t: &impl Team,
     h: Mat<T>,
-    j: usize,
+    vcol: usize,
+    r0: usize,
     m: usize,
     tau: T,
     c: Mat<T>,
@@ -230,22 +233,60 @@ unsafe fn reflect<T: Scalar>(
 ) {
     let (lane, lanes) = (t.lane(), t.lanes());
     each_by_group(t, cols.0, cols.1, |col| {
-        // SAFETY (every access): rows j..m, columns inside the ranges named above.
+        // SAFETY (every access): rows r0..m, columns inside the ranges named above.
         let mut w = T::ZERO;
-        let mut i = j + lane;
+        let mut i = r0 + lane;
         while i < m {
-            let v = if i == j { T::ONE } else { unsafe { h.get(i, j) } };
+            let v = if i == r0 { T::ONE } else { unsafe { h.get(i, vcol) } };
             w = w.add(v.conj().mul(unsafe { c.get(i, col) }));
             i += lanes;
         }
         let tw = tau.mul(t.group_sum(w));
-        let mut i = j + lane;
+        let mut i = r0 + lane;
         while i < m {
-            let v = if i == j { T::ONE } else { unsafe { h.get(i, j) } };
+            let v = if i == r0 { T::ONE } else { unsafe { h.get(i, vcol) } };
             unsafe { c.set(i, col, c.get(i, col).sub(v.mul(tw))) };
             i += lanes;
         }
     });
+}
+
+/// The reflector (LAPACK `larfg`) that maps column `col` of `a`, rows `r0..m`, to
+/// `(beta, 0, ..., 0)`: `a[r0][col] = beta`, the vector's tail scaled in place below
+/// it; returns `tau` (zero when the column is already in that form). Ends with a
+/// barrier.
+///
+/// # Safety
+/// `a` holds `m` rows and column `col`, `r0 < m`; every member calls.
+pub(crate) unsafe fn householder<T: Scalar>(
+    t: &impl Team,
+    a: Mat<T>,
+    r0: usize,
+    col: usize,
+    m: usize,
+) -> T {
+    // SAFETY (every access below): rows r0..m of column col.
+    let xnorm2 = t.sum(r0 + 1, m, |i| T::re64(unsafe { a.get(i, col) }.abs2()));
+    let alpha = unsafe { a.get(r0, col) };
+    let (ar, ai) = (T::re64(alpha.re()), T::re64(alpha.im()));
+    if xnorm2 == 0.0 && ai == 0.0 {
+        return T::ZERO;
+    }
+    // beta = -sign(alpha_r) ||(alpha, x)||, tau = (beta - alpha) / beta,
+    // v = x / (alpha - beta); the norm in float64 (squares of float64 overflow only
+    // past 1e154).
+    let norm = <f64 as Scalar>::rsqrt(ar * ar + ai * ai + xnorm2);
+    let beta = if ar >= 0.0 { -norm } else { norm };
+    let tau = T::from64((beta - ar) / beta, -ai / beta);
+    let scal = T::ONE.div(alpha.sub(T::from64(beta, 0.0)));
+    // Every member has read a[r0][col] before it changes.
+    t.sync();
+    each(t, r0 + 1, m, |i| unsafe { a.set(i, col, a.get(i, col).mul(scal)) });
+    if t.rank() == 0 {
+        unsafe { a.set(r0, col, T::from64(beta, 0.0)) };
+    }
+    t.sync();
+    tau
 }
 
 /// Householder QR of the `m x n` matrix `a` in place (LAPACK `geqr2` with `larfg`'s
@@ -255,28 +296,10 @@ unsafe fn reflect<T: Scalar>(
 /// `a` holds `m x n`, `tau` `min(m, n)`; every member calls with the same arguments.
 pub unsafe fn geqrf<T: Scalar>(t: &impl Team, a: Mat<T>, m: usize, n: usize, tau: *mut T) {
     for j in 0..m.min(n) {
-        // SAFETY (every access below): indices inside m x n, j < min(m, n).
-        let xnorm2 = t.sum(j + 1, m, |i| T::re64(unsafe { a.get(i, j) }.abs2()));
-        let alpha = unsafe { a.get(j, j) };
-        let (ar, ai) = (T::re64(alpha.re()), T::re64(alpha.im()));
-        let mut tj = T::ZERO;
-        if xnorm2 != 0.0 || ai != 0.0 {
-            // larfg: beta = -sign(alpha_r) ||(alpha, x)||, tau = (beta - alpha) / beta,
-            // v = x / (alpha - beta); the norm in float64 (squares of float64 overflow
-            // only past 1e154).
-            let norm = <f64 as Scalar>::rsqrt(ar * ar + ai * ai + xnorm2);
-            let beta = if ar >= 0.0 { -norm } else { norm };
-            tj = T::from64((beta - ar) / beta, -ai / beta);
-            let scal = T::ONE.div(alpha.sub(T::from64(beta, 0.0)));
-            // Every member has read a[j, j] before it changes.
-            t.sync();
-            each(t, j + 1, m, |i| unsafe { a.set(i, j, a.get(i, j).mul(scal)) });
-            if t.rank() == 0 {
-                unsafe { a.set(j, j, T::from64(beta, 0.0)) };
-            }
-            t.sync();
-            // H^H applies with conj(tau).
-            unsafe { reflect(t, a, j, m, tj.conj(), a, (j + 1, n)) };
+        // SAFETY: j < min(m, n); H^H applies with conj(tau).
+        let tj = unsafe { householder(t, a, j, j, m) };
+        if tj != T::ZERO {
+            unsafe { reflect(t, a, j, j, m, tj.conj(), a, (j + 1, n)) };
         }
         if t.rank() == 0 {
             unsafe { *tau.add(j) = tj };
@@ -306,7 +329,7 @@ pub unsafe fn orgqr<T: Scalar>(
     t.sync();
     for j in (0..k).rev() {
         // SAFETY: j < k; H_j touches rows j.. and (backwards) only columns j.. of q.
-        unsafe { reflect(t, h, j, m, *tau.add(j), q, (j, ncols)) };
+        unsafe { reflect(t, h, j, j, m, *tau.add(j), q, (j, ncols)) };
         t.sync();
     }
 }

@@ -2,6 +2,7 @@
 //! `op(T) X = B`, `L L^H = A`, `Q R = A` with `Q^H Q = I`, and `I - V T V^H = Q`.
 
 use super::*;
+use crate::linalg::scalar::Scalar as _;
 use crate::dtype::c128;
 use crate::linalg::team::Serial;
 
@@ -295,5 +296,67 @@ fn lu_panel_swaps_whole_rows() {
             let want = if (c0..c0 + w).contains(&c) { alone[i * w + c - c0] } else { swapped[i * n + c] };
             assert_eq!(full[i * n + c], want, "({i}, {c})");
         }
+    }
+}
+
+fn eig_case(n: usize, seed: u64, real: bool) {
+    let mut a0 = random::<c128>(seed, n, n);
+    if real {
+        for x in a0.iter_mut() {
+            x.im = 0.0;
+        }
+    }
+    let mut h = a0.clone();
+    let mut z = vec![c128::ZERO; n * n];
+    let eps = f64::EPSILON;
+    unsafe {
+        eig::gehrd(&Serial, mat(&mut h, n), n, mat(&mut z, n));
+        // Z^H A Z is the Hessenberg matrix.
+        let zh = conj_t(&z, n, n);
+        let back = mul(&mul(&zh, &a0, n, n, n), &z, n, n, n);
+        assert!(max_diff(&back, &h) < 1e-13 * n as f64, "n {n}: Hessenberg");
+        for i in 0..n {
+            for j in 0..i.saturating_sub(1) {
+                assert_eq!(h[i * n + j], c128::ZERO);
+            }
+        }
+        assert_eq!(eig::hqr(&Serial, mat(&mut h, n), n, mat(&mut z, n), eps), 0);
+        for i in 0..n {
+            for j in 0..i {
+                assert!(h[i * n + j].mag() <= 1e-14 * n as f64, "n {n}: not triangular");
+                h[i * n + j] = c128::ZERO;
+            }
+        }
+        // A Z = Z T (the Schur form).
+        let az = mul(&a0, &z, n, n, n);
+        let zt = mul(&z, &h, n, n, n);
+        assert!(max_diff(&az, &zt) < 1e-12 * n as f64, "n {n}: Schur");
+        eig::trevc(&Serial, mat(&mut h, n), n, eps, 1e-300);
+    }
+    // x_k: column k from row k of the lower triangle, one on the diagonal.
+    let mut x = vec![c128::ZERO; n * n];
+    for k in 0..n {
+        x[k * n + k] = c128::ONE;
+        for i in 0..k {
+            x[i * n + k] = h[k * n + i];
+        }
+    }
+    let v = mul(&z, &x, n, n, n);
+    let av = mul(&a0, &v, n, n, n);
+    for k in 0..n {
+        let w = h[k * n + k];
+        let norm: f64 = (0..n).map(|i| v[i * n + k].mag().powi(2)).sum::<f64>().sqrt();
+        let res: f64 = (0..n)
+            .map(|i| av[i * n + k].sub(w.mul(v[i * n + k])).mag())
+            .fold(0.0, f64::max);
+        assert!(res <= 1e-12 * n as f64 * norm, "n {n}: eigenvector {k}: {res}");
+    }
+}
+
+#[test]
+fn eig_reconstructs() {
+    for n in [1, 2, 3, 7, 16, 25] {
+        eig_case(n, n as u64 + 40, false);
+        eig_case(n, n as u64 + 50, true);
     }
 }

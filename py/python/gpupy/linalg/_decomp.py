@@ -519,3 +519,87 @@ def svd(a, full_matrices=True, compute_uv=True):
     u = u.astype(dtype).reshape(batch + (m, ucols))
     vh = _conj(v.mT).astype(dtype).reshape(batch + (n, n))
     return u, s.reshape(batch + (k,)), vh
+
+
+# ---- general eigenproblems --------------------------------------------------------------
+
+_COMPLEX_OF = {
+    numpy.dtype(numpy.float32): numpy.dtype(numpy.complex64),
+    numpy.dtype(numpy.float64): numpy.dtype(numpy.complex128),
+    numpy.dtype(numpy.complex64): numpy.dtype(numpy.complex64),
+    numpy.dtype(numpy.complex128): numpy.dtype(numpy.complex128),
+}
+
+
+def eig(a, vectors=True):
+    """``(w, v)``: eigenvalues (in the order the QR iteration deflates them, which is
+    not LAPACK's) and unit eigenvectors (largest component real, as LAPACK's) of each
+    general matrix, or ``v = None``. Complex Hessenberg QR on a complex copy; for real
+    input, eigenvalues whose imaginary part is below ``10 n eps ||A||_F`` count as
+    real, and when all are real the results are real, as NumPy's."""
+    dtype = numpy.dtype(a.dtype)
+    cdt = _COMPLEX_OF[dtype]
+    batch = tuple(a.shape[:-2])
+    n = a.shape[-1]
+    t = copy(a.astype(cdt), order="C").reshape((-1, n, n))
+    count = t.shape[0]
+    if count == 0 or n == 0:
+        w0 = empty(batch + (n,), dtype=dtype)
+        return w0, (empty(batch + (n, n), dtype=dtype) if vectors else None)
+    z = empty((count, n, n), dtype=cdt)
+    info = _info_array(count)
+    _gpupy._linalg_geev(t, z, info, vectors)
+    if asnumpy(info).any():
+        raise numpy.linalg.LinAlgError("Eigenvalues did not converge")
+    diag = arange(n, dtype=numpy.int64) * (n + 1)
+    flat = arange(count, dtype=numpy.int64)[:, None] * (n * n) + diag[None, :]
+    w = take(t.reshape(-1), flat)
+    v = None
+    if vectors:
+        i = arange(n)[:, None]
+        j = arange(n)[None, :]
+        x = where(i < j, t.mT, full((), 0, dtype=cdt)) + eye(n, dtype=cdt)
+        v = z @ x
+        rdt = _SINGLE_REAL[cdt]
+        one = full((), 1, dtype=rdt)
+        norm = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(v) ** 2, axis=-2, keepdims=True))
+        v = v / where(norm > 0, norm, one)
+        big = _reduction.argmax(_gpupy.absolute(v), axis=-2)  # (count, n)
+        top = _take_rows(v, big)
+        mag = _gpupy.absolute(top)
+        phase = where(mag > 0, top / where(mag > 0, mag, one), full((), 1, dtype=cdt))
+        v = v * _conj(phase)[:, None, :]
+    if dtype.kind != "c" and not _eig_always_complex():
+        fro = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(a.astype(cdt)) ** 2))
+        tol = 10 * n * numpy.finfo(dtype).eps * float(fro)
+        if bool(_reduction.all(_gpupy.absolute(w.imag) <= tol)):
+            w = w.real.astype(dtype)
+            v = v.real.astype(dtype) if vectors else None
+    w = w.reshape(batch + (n,))
+    if vectors:
+        v = v.reshape(batch + (n, n))
+    return w, v
+
+
+def _eig_always_complex():
+    """Whether the installed NumPy's ``eig`` returns complex results for real input
+    even when every eigenvalue is real (NumPy's own rule, asked once of a 1 x 1
+    matrix)."""
+    global _ALWAYS_COMPLEX
+    if _ALWAYS_COMPLEX is None:
+        _ALWAYS_COMPLEX = numpy.linalg.eigvals(numpy.ones((1, 1))).dtype.kind == "c"
+    return _ALWAYS_COMPLEX
+
+
+_ALWAYS_COMPLEX = None
+
+
+def _take_rows(v, rows):
+    """``v[b, rows[b, k], k]`` for each matrix ``b`` and column ``k``."""
+    count, r, c = v.shape
+    flat = (
+        arange(count, dtype=numpy.int64)[:, None] * (r * c)
+        + rows.astype(numpy.int64) * c
+        + arange(c, dtype=numpy.int64)[None, :]
+    )
+    return take(copy(v, order="C").reshape(-1), flat)
