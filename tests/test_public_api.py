@@ -289,8 +289,11 @@ def test_aliases_are_the_same_objects():
     assert gp.conj is gp.conjugate
     assert gp.radians is gp.deg2rad and gp.degrees is gp.rad2deg
     assert gp.bitwise_not is gp.invert
-    for name in ("dot", "einsum", "inner", "kron", "trace", "vdot"):
+    for name in ("dot", "einsum", "inner", "kron", "vdot"):
         assert getattr(gp.linalg, name) is getattr(gp, name), name
+    # numpy.linalg's trace and outer are the array API's (last two axes; 1-D vectors),
+    # not the top-level functions.
+    assert gp.linalg.trace is not gp.trace and gp.linalg.outer is not gp.outer
 
 
 @pytest.mark.gpu
@@ -324,4 +327,6 @@ def test_linalg_reexports_compute_numpys_results(rng):
     check(gp.linalg.inner(a, w), np.inner, x, v)
     check(gp.linalg.kron(w, w), np.kron, v, v)
     check(gp.linalg.trace(a), np.trace, x)
+    t = random_array(rng, (3, 5, 6), np.float32)
+    check(gp.linalg.trace(gp.asarray(t)), np.linalg.trace, t)
     check(gp.linalg.vdot(w, w), np.vdot, v, v)

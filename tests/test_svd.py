@@ -1,6 +1,7 @@
-"""Singular values (``gpupy.linalg.svdvals``, ``svd(compute_uv=False)``) and the matrix
-norms built on them (``norm`` with ord 'nuc', 2, -2), against NumPy's LAPACK results
-computed in float64/complex128 on the same values.
+"""Singular values (``gpupy.linalg.svdvals``, ``svd(compute_uv=False)``; singular vectors
+are tested in test_linalg_eig_svd.py) and the matrix norms built on them (``norm`` with
+ord 'nuc', 2, -2), against NumPy's LAPACK results computed in float64/complex128 on the
+same values.
 
 Tolerances: Jacobi's rotations perturb the matrix by a few ulps of its norm per sweep, so
 every singular value is compared with an absolute error bound relative to the largest
@@ -140,8 +141,9 @@ def test_errors_like_numpy(rng):
         with pytest.raises(err) as e_gp:  # no match=: compared with NumPy's below
             gp.linalg.svdvals(gp.asarray(x))
         assert str(e_gp.value) == str(e_np.value)
-    with pytest.raises(NotImplementedError, match="compute_uv=False"):
-        gp.linalg.svd(gp.asarray(random_array(rng, (3, 3))))
+    # With vectors (checked in test_linalg_eig_svd.py): U, S, Vh.
+    u, s_, vh = gp.linalg.svd(gp.asarray(random_array(rng, (3, 3))))
+    assert u.shape == (3, 3) and s_.shape == (3,) and vh.shape == (3, 3)
 
 
 NORM_CASES = [

@@ -80,7 +80,7 @@ impl Block {
             d /= 2;
         }
         let warp = thread_idx() / 32;
-        if thread_idx() % 32 == 0 {
+        if thread_idx().is_multiple_of(32) {
             // SAFETY: warp < 32 slots of 16 bytes inside SCRATCH_BYTES.
             unsafe { st_shared_words(smem_addr(warp * 16), s) };
         }

@@ -43,8 +43,8 @@ pub trait Scalar: Words + PartialEq {
     /// `sqrt(a^2 + b^2)` without overflow or underflow.
     fn rhypot(a: Self::Real, b: Self::Real) -> Self::Real;
     fn rabs(a: Self::Real) -> Self::Real;
-    /// Whether the real value is positive (false for NaN).
-    fn rpositive(a: Self::Real) -> bool;
+    /// Whether the real value is zero or negative (false for NaN).
+    fn rnonpositive(a: Self::Real) -> bool;
 }
 
 macro_rules! real_ops {
@@ -90,8 +90,8 @@ macro_rules! real_ops {
             Float::abs(a)
         }
         #[inline(always)]
-        fn rpositive(a: $r) -> bool {
-            a > 0.0
+        fn rnonpositive(a: $r) -> bool {
+            a <= 0.0
         }
     };
 }

@@ -17,9 +17,11 @@ The names follow NumPy; GPU-specific ones follow CuPy (``gpupy.cuda.Device``,
 #   _creation                 array, asarray, empty, zeros, full, *_like, eye
 #   _indexing                 take, put, where, nonzero, ... (the gather/select kernels)
 #   _math, _manipulation      ufuncs and their compositions; shapes, joins, splits
-#   _ranges, then _matrices   arange, linspace, logspace, meshgrid; tri, diag, diagflat
+#   _ranges, then _matrices   arange, linspace, logspace, meshgrid; tri, diag, diagflat,
+#                             tril, triu and the triangle indices
 #   _reduction, _scan, _sorting
-#   _linalg, then linalg; _array_api (on _math and cuda); random (on the modules above)
+#   _linalg, then linalg (its primitives module _decomp on the core modules, the
+#   functions over it); _array_api (on _math and cuda); random (on the modules above)
 #   fft (on _creation, _manipulation, _ranges, cuda and the extension's FFT primitives)
 # This package module imports them all and re-exports their public names.
 
@@ -47,7 +49,7 @@ from gpupy import _creation, _manipulation
 from gpupy._creation import *  # noqa: F401,F403  (creation from shapes, values, data)
 from gpupy import _ranges, _matrices
 from gpupy._ranges import *  # noqa: F401,F403  (numerical ranges)
-from gpupy._matrices import *  # noqa: F401,F403  (diag, diagflat, tri)
+from gpupy._matrices import *  # noqa: F401,F403  (diag, diagflat, tri, tril, triu, tri*_indices)
 from gpupy._manipulation import *  # noqa: F401,F403  (shape manipulation, joins, splits)
 from gpupy import _math
 from gpupy._math import *  # noqa: F401,F403  (ufuncs and math functions)

@@ -171,8 +171,9 @@ pub unsafe fn trsm<T: Scalar>(t: &impl Team, tm: Mat<T>, n: usize, b: Mat<T>, k:
 
 /// Cholesky `A = L L^H` of the lower triangle of the `n x n` matrix `a` in place (LAPACK
 /// `potf2`, right-looking); the upper triangle is set to zero on success. Returns 0, or
-/// `j + 1` when the leading minor of order `j + 1` is not positive definite (NaN
-/// included), where it stops.
+/// `j + 1` when the leading minor of order `j + 1` is not positive definite, where it
+/// stops. A NaN is not caught: it propagates through the factor, as in the LAPACK
+/// NumPy ships (OpenBLAS), whose `cholesky` then returns NaNs instead of raising.
 ///
 /// # Safety
 /// `a` holds `n x n`; every member calls with the same arguments.
@@ -181,7 +182,7 @@ pub unsafe fn potrf<T: Scalar>(t: &impl Team, a: Mat<T>, n: usize) -> u32 {
         // SAFETY (every access below): indices inside n x n.
         // LAPACK reads only the real part of the diagonal.
         let d = unsafe { a.get(j, j) }.re();
-        if !T::rpositive(d) {
+        if T::rnonpositive(d) {
             return j as u32 + 1;
         }
         let s = T::rsqrt(d);

@@ -2,7 +2,6 @@
 //! `op(T) X = B`, `L L^H = A`, `Q R = A` with `Q^H Q = I`, and `I - V T V^H = Q`.
 
 use super::*;
-use crate::linalg::scalar::Scalar as _;
 use crate::dtype::c128;
 use crate::linalg::team::Serial;
 
@@ -209,8 +208,10 @@ fn cholesky_reconstructs_and_reports() {
     // Indefinite: the second leading minor is 1 * 1 - 2 * 2 < 0.
     let mut a = vec![1.0, 0.0, 0.0, 2.0, 1.0, 0.0, 0.0, 0.0, 1.0];
     assert_eq!(unsafe { potrf(&Serial, mat(&mut a, 3), 3) }, 2);
+    // NaN propagates (as NumPy's OpenBLAS potrf): no error, a NaN factor.
     let mut a = vec![f64::NAN];
-    assert_eq!(unsafe { potrf(&Serial, mat(&mut a, 1), 1) }, 1);
+    assert_eq!(unsafe { potrf(&Serial, mat(&mut a, 1), 1) }, 0);
+    assert!(a[0].is_nan());
 }
 
 fn qr_case<T: TestScalar>(m: usize, n: usize, seed: u64) {

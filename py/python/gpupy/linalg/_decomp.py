@@ -25,6 +25,7 @@ from gpupy import _gpupy, _reduction
 from gpupy._creation import asnumpy, copy, empty, eye, full, zeros
 from gpupy._ranges import arange
 from gpupy._indexing import take, where
+from gpupy._linalg import svdvals
 from gpupy._manipulation import concatenate
 from gpupy._sorting import argsort
 
@@ -471,8 +472,6 @@ def svd(a, full_matrices=True, compute_uv=True):
     """``(u, s, vh)`` (or ``s``): singular values descending and vectors, by one-sided
     Jacobi with ``V`` accumulated below ``A``'s rows."""
     if not compute_uv:
-        from gpupy._linalg import svdvals
-
         return svdvals(a)
     dtype = numpy.dtype(a.dtype)
     real = _SINGLE_REAL[dtype]

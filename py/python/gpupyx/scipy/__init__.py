@@ -1,15 +1,18 @@
 """SciPy's names computed by gpupy, under CuPy's ``cupyx.scipy`` layout: code written for
-``cupyx.scipy.fft`` or ``cupyx.scipy.fftpack`` runs with ``gpupyx.scipy`` in its place.
+``cupyx.scipy.fft``, ``cupyx.scipy.fftpack`` or ``cupyx.scipy.linalg`` runs with
+``gpupyx.scipy`` in its place.
 
 - ``gpupyx.scipy.fft``: ``scipy.fft`` (FFTs, real-to-real transforms, helpers, plans);
-- ``gpupyx.scipy.fftpack``: ``scipy.fftpack``'s FFTs, with its packed real layout.
+- ``gpupyx.scipy.fftpack``: ``scipy.fftpack``'s FFTs, with its packed real layout;
+- ``gpupyx.scipy.linalg``: ``scipy.linalg``'s solvers, factorizations, ``expm`` and
+  special matrices.
 
 The submodules load on first use (as CuPy's do), so that ``import gpupyx`` stays cheap.
 """
 
 import importlib
 
-_SUBMODULES = ("fft", "fftpack")
+_SUBMODULES = ("fft", "fftpack", "linalg")
 
 
 def __getattr__(name):
