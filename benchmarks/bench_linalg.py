@@ -116,6 +116,21 @@ def make_inputs(op, batch, n, dtype, seed):
     return a, b
 
 
+def linalg_call(xp, op, a, b):
+    """``xp.linalg.<op>`` on ``a`` (and ``b``, one right-hand side per matrix) for
+    ``xp`` = gpupy, cupy or numpy: the same call in each library."""
+    vec = b if a.ndim == 2 else b[..., None]
+    return {
+        "solve": lambda: xp.linalg.solve(a, vec),
+        "inv": lambda: xp.linalg.inv(a),
+        "cholesky": lambda: xp.linalg.cholesky(a),
+        "qr": lambda: xp.linalg.qr(a),
+        "det": lambda: xp.linalg.det(a),
+        "eigh": lambda: xp.linalg.eigh(a),
+        "svd": lambda: xp.linalg.svd(a, full_matrices=False),
+    }[op]
+
+
 def gp_call(op, lib, a, b):
     if lib == "sp":
         if op == "solve":
@@ -123,16 +138,7 @@ def gp_call(op, lib, a, b):
         if op == "lu_factor":
             return lambda: gsl.lu_factor(a)
         return lambda: gsl.expm(a)
-    vec = b if a.ndim == 2 else b[..., None]
-    return {
-        "solve": lambda: gp.linalg.solve(a, vec),
-        "inv": lambda: gp.linalg.inv(a),
-        "cholesky": lambda: gp.linalg.cholesky(a),
-        "qr": lambda: gp.linalg.qr(a),
-        "det": lambda: gp.linalg.det(a),
-        "eigh": lambda: gp.linalg.eigh(a),
-        "svd": lambda: gp.linalg.svd(a, full_matrices=False),
-    }[op]
+    return linalg_call(gp, op, a, b)
 
 
 def other_call(xp, op, lib, a, b):
@@ -147,16 +153,7 @@ def other_call(xp, op, lib, a, b):
         if f is None:
             return None
         return (lambda: f(a, b)) if op == "solve" else (lambda: f(a))
-    vec = b if a.ndim == 2 else b[..., None]
-    return {
-        "solve": lambda: xp.linalg.solve(a, vec),
-        "inv": lambda: xp.linalg.inv(a),
-        "cholesky": lambda: xp.linalg.cholesky(a),
-        "qr": lambda: xp.linalg.qr(a),
-        "det": lambda: xp.linalg.det(a),
-        "eigh": lambda: xp.linalg.eigh(a),
-        "svd": lambda: xp.linalg.svd(a, full_matrices=False),
-    }[op]
+    return linalg_call(xp, op, a, b)
 
 
 def _nrm(x):

@@ -22,12 +22,13 @@ How they run (``ARCHITECTURE.md`` has the path to the kernels):
 import numpy
 
 from gpupy import _gpupy, _reduction
-from gpupy._creation import asnumpy, copy, empty, eye, full, zeros
+from gpupy._creation import asnumpy, copy, empty, eye, full
 from gpupy._ranges import arange
 from gpupy._indexing import take, where
 from gpupy._linalg import svdvals
 from gpupy._manipulation import concatenate
 from gpupy._sorting import argsort
+from gpupy.linalg._util import conj, conj_t, identities, take_columns, take_last
 
 _DOUBLE = numpy.finfo(numpy.float64).eps
 _SINGLE_REAL = {
@@ -51,11 +52,6 @@ def _work3(a):
     return w.reshape((-1,) + tuple(a.shape[-2:])), batch
 
 
-def _conj(x):
-    """``x`` conjugated (a new array), or ``x`` itself when real."""
-    return _gpupy.conjugate(x) if x.dtype.kind == "c" else x
-
-
 def _info_array(count):
     return empty((count,), dtype=numpy.uint32)
 
@@ -65,15 +61,32 @@ def _sub_into(x, y):
     _gpupy.subtract(x, y, out=x)
 
 
-def _first_failure(infos, count):
-    """Combines the ``(offset, info)`` pairs of the kernels a blocked algorithm ran, in
-    order: the first nonzero ``info`` plus its block's offset, per matrix."""
-    out = numpy.zeros(count, dtype=numpy.int64)
-    for offset, info in infos:
-        local = asnumpy(info).astype(numpy.int64)
-        hit = (out == 0) & (local != 0)
-        out[hit] = local[hit] + offset
-    return out
+class _Infos:
+    """The ``info`` words of the kernels a blocked algorithm runs, in order: rows of one
+    device array (at most ``cap`` kernels), read back once at the end."""
+
+    def __init__(self, cap, count):
+        self.rows = empty((max(cap, 1), count), dtype=numpy.uint32)
+        self.offsets = []
+
+    def next(self, offset):
+        """The ``(count,)`` info array for the next kernel, whose block starts at row
+        and column ``offset``."""
+        row = self.rows[len(self.offsets)]
+        self.offsets.append(offset)
+        return row
+
+    def first_failure(self):
+        """The first nonzero ``info`` plus its block's offset, per matrix."""
+        count = self.rows.shape[1]
+        out = numpy.zeros(count, dtype=numpy.int64)
+        if not self.offsets:
+            return out
+        local = asnumpy(self.rows[: len(self.offsets)]).astype(numpy.int64)
+        for offset, row in zip(self.offsets, local):
+            hit = (out == 0) & (row != 0)
+            out[hit] = row[hit] + offset
+        return out
 
 
 # ---- triangular solves ----------------------------------------------------------
@@ -94,7 +107,7 @@ def _trsm(t, b, lower, trans, unit):
         if trans == 0:
             return t[:, rows, cols]
         blk = t[:, cols, rows].mT
-        return _conj(blk) if trans == 2 else blk
+        return conj(blk) if trans == 2 else blk
 
     top, bot = slice(0, h), slice(h, n)
     t11, t22 = t[:, top, top], t[:, bot, bot]
@@ -132,7 +145,7 @@ def _getrf_rec(full, r0, w, piv, infos):
     rows, width = full.shape[1], full.shape[2]
     m = rows - r0
     if w <= _LU_PANEL:
-        info = _info_array(full.shape[0])
+        info = infos.next(r0)
         k = min(m, w)
         _gpupy._linalg_getrf(
             full[:, r0:, r0 : r0 + w],
@@ -144,7 +157,6 @@ def _getrf_rec(full, r0, w, piv, infos):
             width - r0 - w,
             r0,
         )
-        infos.append((r0, info))
         return
     h = w // 2
     _getrf_rec(full, r0, h, piv, infos)
@@ -169,13 +181,14 @@ def _getrf3(w, square=None):
         info = _info_array(count)
         _gpupy._linalg_getrf(w, piv, info)
         return piv, asnumpy(info).astype(numpy.int64)
-    infos = []
+    # Each panel kernel factors at least one column.
+    infos = _Infos(k, count)
     _getrf_rec(w, 0, min(m, k), piv, infos)
     if n > m or square is not None:
         # U's part right of the square: L^-1 times the (interchanged) rest.
         c = min(m, k)
         _trsm(w[:, :, :c], w[:, :, c:], True, 0, True)
-    return piv, _first_failure(infos, count)
+    return piv, infos.first_failure()
 
 
 def lu_factor(a):
@@ -250,7 +263,7 @@ def inv(a):
         info = _info_array(count)
         _gpupy._linalg_getrf(w, piv, info, out, True)
         return out.reshape(batch + (n, n)), asnumpy(info).astype(numpy.int64).reshape(batch)
-    aug = concatenate([w, eye(n, dtype=w.dtype) + zeros((count, n, n), dtype=w.dtype)], axis=-1)
+    aug = concatenate([w, identities((count,), n, w.dtype)], axis=-1)
     _, info = _getrf3(aug, n)
     out = copy(aug[:, :, n:], order="C")
     _trsm(aug[:, :, :n], out, False, 0, False)
@@ -265,16 +278,14 @@ def _potrf_rec(a, infos, offset):
     ``a`` is left as it was except inside base blocks."""
     n = a.shape[-1]
     if n <= _base(a.dtype):
-        info = _info_array(a.shape[0])
-        _gpupy._linalg_potrf(a, info)
-        infos.append((offset, info))
+        _gpupy._linalg_potrf(a, infos.next(offset))
         return
     h = n // 2
     _potrf_rec(a[:, :h, :h], infos, offset)
     # L21 = A21 L11^-H: solve L11 X = A21^H, then L21 = X^H.
-    x = copy(_conj(a[:, h:, :h].mT), order="C")
+    x = copy(conj_t(a[:, h:, :h]), order="C")
     _trsm(a[:, :h, :h], x, True, 0, False)
-    l21 = _conj(x.mT)
+    l21 = conj_t(x)
     a[:, h:, :h] = l21
     _sub_into(a[:, h:, h:], l21 @ x)
     _potrf_rec(a[:, h:, h:], infos, offset + h)
@@ -283,20 +294,20 @@ def _potrf_rec(a, infos, offset):
 def cholesky(a, lower=True):
     """``(c, info)``: ``A = L L^H`` (``lower``) or ``A = U^H U`` of the named
     triangle."""
-    src = a if lower else _conj(a.mT)
+    src = a if lower else conj_t(a)
     w, batch = _work3(src)
     count, n = w.shape[0], w.shape[-1]
     if count == 0 or n == 0:
         return w.reshape(batch + (n, n)), numpy.zeros(batch, dtype=numpy.int64)
-    infos = []
+    infos = _Infos(n, count)
     _potrf_rec(w, infos, 0)
-    info = _first_failure(infos, count)
+    info = infos.first_failure()
     if n > _base(w.dtype):
         # Base blocks zero their own upper triangles; the blocks above them are still A.
         mask = arange(n)[:, None] >= arange(n)[None, :]
         w = where(mask, w, full((), 0, dtype=w.dtype))
     if not lower:
-        w = copy(_conj(w.mT), order="C")
+        w = copy(conj_t(w), order="C")
     return w.reshape(batch + (n, n)), info.reshape(batch)
 
 
@@ -346,8 +357,8 @@ def qr_factor(a):
                     _gpupy._linalg_larft(v, tau[:, j0 : j0 + nb], t)
                     rest = w[:, j0:, j0 + nb :]
                     # (I - V T V^H)^H rest = rest - V (T^H (V^H rest)).
-                    vh = _conj(v.mT)
-                    _sub_into(rest, v @ (_conj(t.mT) @ (vh @ rest)))
+                    vh = conj_t(v)
+                    _sub_into(rest, v @ (conj_t(t) @ (vh @ rest)))
     return w.reshape(batch + (m, n)), tau.reshape(batch + (k,))
 
 
@@ -374,7 +385,7 @@ def qr_q(h, tau, ncols):
         _gpupy._linalg_larft(v, t3[:, j0 : j0 + nb], t)
         rest = q[:, j0:, j0:]
         # H_j0 ... H_j0+nb-1 rest = rest - V (T (V^H rest)).
-        _sub_into(rest, v @ (t @ (_conj(v.mT) @ rest)))
+        _sub_into(rest, v @ (t @ (conj_t(v) @ rest)))
     return q.reshape(batch + (m, ncols))
 
 
@@ -387,22 +398,6 @@ def _jacobi_tol(real, rows):
     if real == numpy.float32:
         return 2.0**-23
     return max(rows, 1) ** 0.5 * _DOUBLE
-
-
-def _take_cols(v, idx):
-    """Columns of each ``(batch, r, c)`` matrix ``v`` reordered by ``idx``
-    (``(batch, c)``)."""
-    count, r, c = v.shape
-    base = arange(count, dtype=numpy.int64)[:, None, None] * (r * c)
-    rows = arange(r, dtype=numpy.int64)[None, :, None] * c
-    flat = base + rows + idx.astype(numpy.int64)[:, None, :]
-    return take(copy(v, order="C").reshape(-1), flat)
-
-
-def _take_last(x, idx):
-    count, c = x.shape
-    flat = arange(count, dtype=numpy.int64)[:, None] * c + idx.astype(numpy.int64)
-    return take(copy(x, order="C").reshape(-1), flat)
 
 
 def _jacobi(w, dot_rows, real):
@@ -440,7 +435,7 @@ def eigh(a, lower=True, vectors=True):
     strict = (i > j) if lower else (i < j)
     zero = full((), 0, dtype=work)
     half = where(tri, x, zero)
-    herm = half + _conj(where(strict, x, zero).mT)
+    herm = half + conj_t(where(strict, x, zero))
     # Real diagonal, as LAPACK reads it.
     if dtype.kind == "c":
         herm = where(i == j, herm.real.astype(work), herm)
@@ -456,15 +451,15 @@ def eigh(a, lower=True, vectors=True):
     if scale is None:
         raise numpy.linalg.LinAlgError("Eigenvalues did not converge")
     sig = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(wk) ** 2, axis=-1))
-    u = _conj(wk / sig[:, :, None]).mT  # columns: unit eigenvectors of W (and of A)
+    u = conj(wk / sig[:, :, None]).mT  # columns: unit eigenvectors of W (and of A)
     # Eigenvalues as Rayleigh quotients u^H A u: accurate to eps ||A||, where
     # sigma - shift would carry the shift's rounding too.
-    lam = _reduction.sum(_conj(u) * (herm @ u), axis=-2).real
+    lam = _reduction.sum(conj(u) * (herm @ u), axis=-2).real
     order = argsort(lam, axis=-1)
-    w_sorted = _take_last(lam, order).astype(real)
+    w_sorted = take_last(lam, order).astype(real)
     if not vectors:
         return w_sorted.reshape(batch + (n,)), None
-    v = _take_cols(u, order).astype(dtype)
+    v = take_columns(u, order).astype(dtype)
     return w_sorted.reshape(batch + (n,)), v.reshape(batch + (n, n))
 
 
@@ -480,17 +475,17 @@ def svd(a, full_matrices=True, compute_uv=True):
     m, n = a.shape[-2:]
     k = min(m, n)
     if m < n:
-        u, s, vh = svd(_conj(a.mT), full_matrices, True)
-        return _conj(vh.mT), s, _conj(u.mT)
+        u, s, vh = svd(conj_t(a), full_matrices, True)
+        return conj_t(vh), s, conj_t(u)
     x = a.astype(work).reshape((-1, m, n))
     count = x.shape[0]
     ucols = m if full_matrices else k
     if count == 0 or k == 0:
-        u = eye(m, ucols, dtype=dtype) + zeros(batch + (m, ucols), dtype=dtype)
-        vh = eye(n, dtype=dtype) + zeros(batch + (n, n), dtype=dtype)
+        u = identities(batch, m, dtype, ucols)
+        vh = identities(batch, n, dtype)
         return u, empty(batch + (k,), dtype=real), vh
     # Row i of the working array: column i of A, then column i of the identity.
-    wk = concatenate([x.mT, eye(n, dtype=work) + zeros((count, n, n), dtype=work)], axis=-1)
+    wk = concatenate([x.mT, identities((count,), n, work)], axis=-1)
     wk = copy(wk, order="C")
     scale = _jacobi(wk, m, real)
     if scale is None:
@@ -498,10 +493,10 @@ def svd(a, full_matrices=True, compute_uv=True):
     head = wk[:, :, :m]
     norms = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(head) ** 2, axis=-1))
     order = argsort(-norms, axis=-1)
-    norms_sorted = _take_last(norms, order)
+    norms_sorted = take_last(norms, order)
     s = (norms_sorted * scale[:, 0]).astype(real)
-    cols = _take_cols(copy(head.mT, order="C"), order)  # (count, m, n): A V, sorted
-    v = _take_cols(copy(wk[:, :, m:].mT, order="C"), order)  # (count, n, n)
+    cols = take_columns(head.mT, order)  # (count, m, n): A V, sorted
+    v = take_columns(wk[:, :, m:].mT, order)  # (count, n, n)
     # Columns with a (numerically) zero singular value have no direction of their own:
     # they and the extra columns of a full U come from completing the others to a
     # unitary matrix by Householder QR (reflectors of zero columns are the identity).
@@ -512,13 +507,13 @@ def svd(a, full_matrices=True, compute_uv=True):
     if not full_matrices and bool(_reduction.all(good)):
         u = unit
     else:
-        basis = concatenate([unit, eye(m, dtype=work) + zeros((count, m, m), dtype=work)], axis=-1)
+        basis = concatenate([unit, identities((count,), m, work)], axis=-1)
         h, tau = qr_factor(basis)
         q = qr_q(h, tau, m)
         u_k = where(good[:, None, :], unit, q[:, :, :k])
         u = concatenate([u_k, q[:, :, k:ucols]], axis=-1) if ucols > k else u_k
     u = u.astype(dtype).reshape(batch + (m, ucols))
-    vh = _conj(v.mT).astype(dtype).reshape(batch + (n, n))
+    vh = conj_t(v).astype(dtype).reshape(batch + (n, n))
     return u, s.reshape(batch + (k,)), vh
 
 
@@ -569,7 +564,7 @@ def eig(a, vectors=True):
         top = _take_rows(v, big)
         mag = _gpupy.absolute(top)
         phase = where(mag > 0, top / where(mag > 0, mag, one), full((), 1, dtype=cdt))
-        v = v * _conj(phase)[:, None, :]
+        v = v * conj(phase)[:, None, :]
     if dtype.kind != "c" and not _eig_always_complex():
         fro = _gpupy.sqrt(_reduction.sum(_gpupy.absolute(a.astype(cdt)) ** 2))
         tol = 10 * n * numpy.finfo(dtype).eps * float(fro)

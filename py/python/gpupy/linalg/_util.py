@@ -166,11 +166,15 @@ def gufunc_broadcast_error(shapes_cores, out_core):
 # --- array helpers ---------------------------------------------------------------------
 
 
+def conj(x):
+    """``x`` conjugated (a new array), or ``x`` itself when real."""
+    return _gpupy.conjugate(x) if x.dtype.kind == "c" else x
+
+
 def conj_t(x):
     """The conjugate transpose of each matrix (the transpose for real dtypes): a view for
     real arrays, a new array for complex ones."""
-    t = x.mT
-    return _gpupy.conjugate(t) if t.dtype.kind == "c" else t
+    return conj(x.mT)
 
 
 def materialize(x):
