@@ -260,6 +260,11 @@ LIBDEVICE_ULPS = {
     "arctanh": (3, 2),
     "arctan2": (3, 2),
     "hypot": (3, 2),
+    # max(a, b) + log1p(exp(-|a - b|)) (base 2: exp2, then log1p times log2(e)) for
+    # a, b >= 0: the log1p term is <= log(2) <= the result, so exp's and log1p's errors
+    # (2 + 1 ulp in float32, 1 + 1 in float64) stay within that many ulp of the result.
+    "logaddexp": (3, 2),
+    "logaddexp2": (4, 2),
     "power": (4, 2),
     "float_power": (4, 2),
 }

@@ -30,6 +30,11 @@ DOMAIN = {
     "log10": abs,
     "sqrt": abs,
     "log1p": abs,
+    # log(e^a + e^b) of two non-negative numbers: no cancellation between the larger
+    # argument and log1p(exp(-|a - b|)) (for mixed signs the result can be near 0 and
+    # its relative error unbounded, in NumPy's formula as in ours).
+    "logaddexp": abs,
+    "logaddexp2": abs,
 }
 
 # gpupy's complex formulas for these (kernels/src/ops/complex.rs, math.rs) form 1 + z (or

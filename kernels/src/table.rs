@@ -57,6 +57,11 @@ macro_rules! for_each_binary_op {
             (BitwiseXor, bitwise_xor, [bool i8 i16 i32 i64 u8 u16 u32 u64])
             (LeftShift, left_shift, [i8 i16 i32 i64 u8 u16 u32 u64])
             (RightShift, right_shift, [i8 i16 i32 i64 u8 u16 u32 u64])
+            (Gcd, gcd, [i8 i16 i32 i64 u8 u16 u32 u64])
+            (Lcm, lcm, [i8 i16 i32 i64 u8 u16 u32 u64])
+            (Logaddexp, logaddexp, [f16 f32 f64])
+            (Logaddexp2, logaddexp2, [f16 f32 f64])
+            (Heaviside, heaviside, [f16 f32 f64])
         }
     };
 }
@@ -107,6 +112,9 @@ macro_rules! for_each_unary_op {
             (Arctanh, arctanh, [f16 f32 f64 c64 c128])
             (Deg2rad, deg2rad, [f16 f32 f64])
             (Rad2deg, rad2deg, [f16 f32 f64])
+            (Fabs, fabs, [f16 f32 f64])
+            (Spacing, spacing, [f16 f32 f64])
+            (BitwiseCount, bitwise_count, [i8 i16 i32 i64 u8 u16 u32 u64])
         }
     };
 }

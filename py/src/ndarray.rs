@@ -8,7 +8,7 @@ use gpupy_host::Array;
 use gpupy_host::ops::elementwise::copy;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::convert::{from_numpy, numpy_dtype, prepare_host, to_dtype, to_numpy};
 use crate::errors::OrRaise;
@@ -169,10 +169,34 @@ impl NdArray {
             "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly.",
         ))
     }
-    /// NumPy defers its operators to gpupy arrays (`np_array + gp_array` asks gpupy).
-    #[classattr]
-    fn __array_ufunc__(py: Python<'_>) -> Py<PyAny> {
-        py.None()
+    /// NEP 13: NumPy's ufuncs (`np.sin(g)`, `np_array + g`) run on the GPU and give
+    /// gpupy arrays; the mapping to gpupy's ufuncs is `gpupy._protocols.array_ufunc`.
+    #[pyo3(signature = (ufunc, method, *inputs, **kwargs))]
+    fn __array_ufunc__(
+        slf: &Bound<'_, Self>,
+        ufunc: &Bound<'_, PyAny>,
+        method: &Bound<'_, PyAny>,
+        inputs: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let kwargs = kwargs.cloned().unwrap_or_else(|| PyDict::new(py));
+        let protocols = py.import("gpupy._protocols")?;
+        let r = protocols.call_method1("array_ufunc", (slf, ufunc, method, inputs, kwargs))?;
+        Ok(r.unbind())
+    }
+    /// NEP 18: NumPy's functions (`np.concatenate([g, g])`, `np.asarray(x, like=g)`) call
+    /// gpupy's of the same name (`gpupy._protocols.array_function`).
+    fn __array_function__(
+        slf: &Bound<'_, Self>,
+        func: &Bound<'_, PyAny>,
+        types: &Bound<'_, PyAny>,
+        args: &Bound<'_, PyAny>,
+        kwargs: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let protocols = slf.py().import("gpupy._protocols")?;
+        let r = protocols.call_method1("array_function", (slf, func, types, args, kwargs))?;
+        Ok(r.unbind())
     }
 
     fn __float__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {

@@ -16,7 +16,7 @@ use gpupy_host::{Array, DType, device};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyTuple};
+use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyTuple};
 
 use crate::convert::{numpy_dtype, prepare_host, to_dtype};
 use crate::errors::OrRaise;
@@ -430,16 +430,30 @@ pub struct Ufunc {
 
 #[pymethods]
 impl Ufunc {
-    #[pyo3(signature = (*args, out = None, dtype = None))]
+    /// `where=`, `casting=`, `order=`, `subok=` and `signature=` (any other keyword)
+    /// go to `gpupy._ufunc_methods.call`, which applies them around a plain call.
+    #[pyo3(signature = (*args, out = None, dtype = None, **kwargs))]
     fn __call__(
-        &self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         args: &Bound<'_, PyTuple>,
         out: Option<&Bound<'_, PyAny>>,
         dtype: Option<&Bound<'_, PyAny>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let nin = self.op.nin();
-        let name = self.op.name();
+        let py = slf.py();
+        if let Some(kw) = kwargs.filter(|k| !k.is_empty()) {
+            let kw = kw.copy()?;
+            if let Some(o) = out {
+                kw.set_item("out", o)?;
+            }
+            if let Some(d) = dtype {
+                kw.set_item("dtype", d)?;
+            }
+            return Ok(ufunc_method(slf, "call", (slf, args, kw), None)?.unbind());
+        }
+        let this = slf.get();
+        let nin = this.op.nin();
+        let name = this.op.name();
         let mut out = out.filter(|o| !o.is_none()).cloned();
         if args.len() == nin + 1 && out.is_none() {
             out = Some(args.get_item(nin)?);
@@ -479,7 +493,7 @@ impl Ufunc {
         };
         let r = apply(
             py,
-            self.op,
+            this.op,
             &classified,
             out_arr.map(|o| &o.get().inner),
             dtype,
@@ -526,6 +540,71 @@ impl Ufunc {
     fn __repr__(&self) -> String {
         format!("<ufunc '{}'>", self.op.name())
     }
+
+    /// NumPy's ufunc methods, written over gpupy's reductions, scans and scatters in
+    /// `gpupy._ufunc_methods`.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn reduce<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        ufunc_method(slf, "reduce", prepend(slf, args)?, kwargs)
+    }
+    #[pyo3(signature = (*args, **kwargs))]
+    fn accumulate<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        ufunc_method(slf, "accumulate", prepend(slf, args)?, kwargs)
+    }
+    #[pyo3(signature = (*args, **kwargs))]
+    fn outer<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        ufunc_method(slf, "outer", prepend(slf, args)?, kwargs)
+    }
+    #[pyo3(signature = (*args, **kwargs))]
+    fn at<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        ufunc_method(slf, "at", prepend(slf, args)?, kwargs)
+    }
+    #[pyo3(signature = (*args, **kwargs))]
+    fn reduceat<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        ufunc_method(slf, "reduceat", prepend(slf, args)?, kwargs)
+    }
+}
+
+/// `(ufunc, *args)`: the positional arguments of a `gpupy._ufunc_methods` function.
+fn prepend<'py>(
+    slf: &Bound<'py, Ufunc>,
+    args: &Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let items: Vec<Bound<'py, PyAny>> = std::iter::once(slf.clone().into_any())
+        .chain(args.iter())
+        .collect();
+    PyTuple::new(slf.py(), items)
+}
+
+/// Calls `gpupy._ufunc_methods.<name>(*args, **kwargs)`.
+fn ufunc_method<'py>(
+    slf: &Bound<'py, Ufunc>,
+    name: &str,
+    args: impl pyo3::call::PyCallArgs<'py>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let module = slf.py().import("gpupy._ufunc_methods")?;
+    module.getattr(name)?.call(args, kwargs)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

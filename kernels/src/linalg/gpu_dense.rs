@@ -33,23 +33,39 @@ impl Slot {
     /// The larger key, the smaller index among equal keys.
     #[inline(always)]
     fn best(self, o: Slot) -> Slot {
-        if o.key > self.key || (o.key == self.key && o.idx < self.idx) { o } else { self }
+        if o.key > self.key || (o.key == self.key && o.idx < self.idx) {
+            o
+        } else {
+            self
+        }
     }
     #[inline(always)]
     fn plus(self, o: Slot) -> Slot {
-        Slot { key: self.key + o.key, idx: 0, _pad: 0 }
+        Slot {
+            key: self.key + o.key,
+            idx: 0,
+            _pad: 0,
+        }
     }
 }
 
 /// This thread's best slot over its share of `lo..hi` by `key`.
 #[inline(always)]
 fn local_best(t: &impl Team, lo: usize, hi: usize, key: impl Fn(usize) -> f64) -> Slot {
-    let mut s = Slot { key: f64::NEG_INFINITY, idx: u32::MAX, _pad: 0 };
+    let mut s = Slot {
+        key: f64::NEG_INFINITY,
+        idx: u32::MAX,
+        _pad: 0,
+    };
     let mut i = lo + t.rank();
     while i < hi {
         let k = key(i);
         let k = if k.is_nan() { -1.0 } else { k };
-        s = s.best(Slot { key: k, idx: i as u32, _pad: 0 });
+        s = s.best(Slot {
+            key: k,
+            idx: i as u32,
+            _pad: 0,
+        });
         i += t.size();
     }
     s
@@ -57,7 +73,11 @@ fn local_best(t: &impl Team, lo: usize, hi: usize, key: impl Fn(usize) -> f64) -
 
 #[inline(always)]
 fn local_sum(t: &impl Team, lo: usize, hi: usize, f: impl Fn(usize) -> f64) -> Slot {
-    let mut s = Slot { key: 0.0, idx: 0, _pad: 0 };
+    let mut s = Slot {
+        key: 0.0,
+        idx: 0,
+        _pad: 0,
+    };
     let mut i = lo + t.rank();
     while i < hi {
         s.key += f(i);
@@ -112,7 +132,11 @@ impl Team for Block {
     #[inline(always)]
     fn argmax(&self, lo: usize, hi: usize, key: impl Fn(usize) -> f64) -> usize {
         let r = self.reduce(local_best(self, lo, hi, key), Slot::best);
-        if r.idx == u32::MAX { lo } else { r.idx as usize }
+        if r.idx == u32::MAX {
+            lo
+        } else {
+            r.idx as usize
+        }
     }
     #[inline(always)]
     fn sum(&self, lo: usize, hi: usize, f: impl Fn(usize) -> f64) -> f64 {
@@ -175,8 +199,15 @@ impl Segment {
     #[inline(always)]
     fn new(lanes: u32) -> Segment {
         let lane = thread_idx() % 32;
-        let ones = if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 };
-        Segment { lanes, mask: ones << (lane / lanes * lanes) }
+        let ones = if lanes == 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
+        Segment {
+            lanes,
+            mask: ones << (lane / lanes * lanes),
+        }
     }
     #[inline(always)]
     fn reduce(&self, mut s: Slot, f: impl Fn(Slot, Slot) -> Slot) -> Slot {
@@ -210,7 +241,11 @@ impl Team for Segment {
         // The butterfly gives every lane the same result; the barrier orders the reads
         // of the reduction before the writes that follow it.
         self.sync();
-        if r.idx == u32::MAX { lo } else { r.idx as usize }
+        if r.idx == u32::MAX {
+            lo
+        } else {
+            r.idx as usize
+        }
     }
     #[inline(always)]
     fn sum(&self, lo: usize, hi: usize, f: impl Fn(usize) -> f64) -> f64 {
@@ -284,12 +319,30 @@ impl<T: Scalar> Staged<T> {
     ) -> Staged<T> {
         // SAFETY: per the contract.
         let ptr = unsafe { (base as *mut T).add(matrix * batch as usize) };
-        let global = Mat { ptr, ld: ld as usize };
-        let work = if stage { Mat { ptr: smem_generic(at).cast::<T>(), ld: cols } } else { global };
-        let s = Staged { global, work, rows, cols, stage };
+        let global = Mat {
+            ptr,
+            ld: ld as usize,
+        };
+        let work = if stage {
+            Mat {
+                ptr: smem_generic(at).cast::<T>(),
+                ld: cols,
+            }
+        } else {
+            global
+        };
+        let s = Staged {
+            global,
+            work,
+            rows,
+            cols,
+            stage,
+        };
         if stage && copy_in {
             // SAFETY: inside both matrices.
-            each2(t, (0, rows), (0, cols), |i, j| unsafe { work.set(i, j, global.get(i, j)) });
+            each2(t, (0, rows), (0, cols), |i, j| unsafe {
+                work.set(i, j, global.get(i, j))
+            });
             t.sync();
         }
         s
@@ -300,7 +353,9 @@ impl<T: Scalar> Staged<T> {
         if self.stage {
             let (w, g) = (self.work, self.global);
             // SAFETY: inside both matrices.
-            each2(t, (0, self.rows), (0, self.cols), |i, j| unsafe { g.set(i, j, w.get(i, j)) });
+            each2(t, (0, self.rows), (0, self.cols), |i, j| unsafe {
+                g.set(i, j, w.get(i, j))
+            });
         }
     }
 }
@@ -317,22 +372,68 @@ unsafe fn run_getrf<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     let (m, n, k) = (p.m as usize, p.n as usize, p.k as usize);
     // SAFETY: the host's launch matches DenseArgs' contract for getrf.
     unsafe {
-        let a = Staged::<T>::new(t, p.a, p.lda, p.a_batch, matrix, m, n, p.flags & flag::STAGE_A != 0, s.at, true);
+        let a = Staged::<T>::new(
+            t,
+            p.a,
+            p.lda,
+            p.a_batch,
+            matrix,
+            m,
+            n,
+            p.flags & flag::STAGE_A != 0,
+            s.at,
+            true,
+        );
         let piv = (p.piv as *mut i32).add(matrix * p.piv_batch as usize);
         let swap = (p.swap_left as usize, p.swap_right as usize);
         let info = getrf(t, a.work, m, n, piv, p.piv_base as usize, swap);
         if p.flags & flag::SOLVE != 0 {
             let identity = p.flags & flag::IDENTITY != 0;
             let at = s.at + if a.stage { bytes::<T>(m, n) } else { 0 };
-            let b = Staged::<T>::new(t, p.b, p.ldb, p.b_batch, matrix, n, k, p.flags & flag::STAGE_B != 0, at, !identity);
+            let b = Staged::<T>::new(
+                t,
+                p.b,
+                p.ldb,
+                p.b_batch,
+                matrix,
+                n,
+                k,
+                p.flags & flag::STAGE_B != 0,
+                at,
+                !identity,
+            );
             if identity {
                 let w = b.work;
-                each2(t, (0, n), (0, k), |i, j| w.set(i, j, if i == j { T::ONE } else { T::ZERO }));
+                each2(t, (0, n), (0, k), |i, j| {
+                    w.set(i, j, if i == j { T::ONE } else { T::ZERO })
+                });
                 t.sync();
             }
             swap_rows(t, b.work, k, piv, n, true);
-            trsm(t, a.work, n, b.work, k, Tri { lower: true, trans: 0, unit: true });
-            trsm(t, a.work, n, b.work, k, Tri { lower: false, trans: 0, unit: false });
+            trsm(
+                t,
+                a.work,
+                n,
+                b.work,
+                k,
+                Tri {
+                    lower: true,
+                    trans: 0,
+                    unit: true,
+                },
+            );
+            trsm(
+                t,
+                a.work,
+                n,
+                b.work,
+                k,
+                Tri {
+                    lower: false,
+                    trans: 0,
+                    unit: false,
+                },
+            );
             b.finish(t);
         }
         a.finish(t);
@@ -357,14 +458,39 @@ unsafe fn run_trsm<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     // columns c0 .. c0 + kc of b are its own.
     unsafe {
         if p.flags & flag::SWAP_ONLY != 0 {
-            let b = Mat { ptr: (p.b as *mut T).add(matrix * p.b_batch as usize + c0), ld: p.ldb as usize };
+            let b = Mat {
+                ptr: (p.b as *mut T).add(matrix * p.b_batch as usize + c0),
+                ld: p.ldb as usize,
+            };
             let piv = (p.piv as *const i32).add(matrix * p.piv_batch as usize);
             swap_rows(t, b, kc, piv, n, p.flags & flag::PIV_BEFORE != 0);
             return;
         }
-        let tm = Staged::<T>::new(t, p.a, p.lda, p.a_batch, matrix, n, n, p.flags & flag::STAGE_A != 0, s.at, true);
+        let tm = Staged::<T>::new(
+            t,
+            p.a,
+            p.lda,
+            p.a_batch,
+            matrix,
+            n,
+            n,
+            p.flags & flag::STAGE_A != 0,
+            s.at,
+            true,
+        );
         let at = s.at + if tm.stage { bytes::<T>(n, n) } else { 0 };
-        let b = Staged::<T>::new(t, p.b + (c0 * core::mem::size_of::<T>()) as u64, p.ldb, p.b_batch, matrix, n, kc, p.flags & flag::STAGE_B != 0, at, true);
+        let b = Staged::<T>::new(
+            t,
+            p.b + (c0 * core::mem::size_of::<T>()) as u64,
+            p.ldb,
+            p.b_batch,
+            matrix,
+            n,
+            kc,
+            p.flags & flag::STAGE_B != 0,
+            at,
+            true,
+        );
         let piv = (p.piv as *const i32).wrapping_add(matrix * p.piv_batch as usize);
         if p.flags & flag::PIV_BEFORE != 0 {
             swap_rows(t, b.work, kc, piv, n, true);
@@ -382,7 +508,18 @@ unsafe fn run_potrf<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     let n = p.n as usize;
     // SAFETY: the host's launch matches DenseArgs' contract for potrf.
     unsafe {
-        let a = Staged::<T>::new(t, p.a, p.lda, p.a_batch, s.matrix, n, n, p.flags & flag::STAGE_A != 0, s.at, true);
+        let a = Staged::<T>::new(
+            t,
+            p.a,
+            p.lda,
+            p.a_batch,
+            s.matrix,
+            n,
+            n,
+            p.flags & flag::STAGE_A != 0,
+            s.at,
+            true,
+        );
         let info = potrf(t, a.work, n);
         t.sync();
         a.finish(t);
@@ -399,16 +536,40 @@ unsafe fn run_geqrf<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     let k = m.min(n);
     // SAFETY: the host's launch matches DenseArgs' contract for geqrf.
     unsafe {
-        let a = Staged::<T>::new(t, p.a, p.lda, p.a_batch, matrix, m, n, p.flags & flag::STAGE_A != 0, s.at, true);
+        let a = Staged::<T>::new(
+            t,
+            p.a,
+            p.lda,
+            p.a_batch,
+            matrix,
+            m,
+            n,
+            p.flags & flag::STAGE_A != 0,
+            s.at,
+            true,
+        );
         let tau = (p.tau as *mut T).add(matrix * p.tau_batch as usize);
         geqrf(t, a.work, m, n, tau);
         if p.b != 0 {
             // The explicit V (m x k): unit diagonal, zeros above, for the blocked
             // algorithm's products.
-            let v = Mat { ptr: (p.b as *mut T).add(matrix * p.b_batch as usize), ld: p.ldb as usize };
+            let v = Mat {
+                ptr: (p.b as *mut T).add(matrix * p.b_batch as usize),
+                ld: p.ldb as usize,
+            };
             let w = a.work;
             each2(t, (0, m), (0, k), |i, j| {
-                v.set(i, j, if i == j { T::ONE } else if i > j { w.get(i, j) } else { T::ZERO })
+                v.set(
+                    i,
+                    j,
+                    if i == j {
+                        T::ONE
+                    } else if i > j {
+                        w.get(i, j)
+                    } else {
+                        T::ZERO
+                    },
+                )
             });
         }
         a.finish(t);
@@ -421,9 +582,31 @@ unsafe fn run_orgqr<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     let (m, k, ncols) = (p.m as usize, p.k as usize, p.kc as usize);
     // SAFETY: the host's launch matches DenseArgs' contract for orgqr.
     unsafe {
-        let h = Staged::<T>::new(t, p.a, p.lda, p.a_batch, matrix, m, k, p.flags & flag::STAGE_A != 0, s.at, true);
+        let h = Staged::<T>::new(
+            t,
+            p.a,
+            p.lda,
+            p.a_batch,
+            matrix,
+            m,
+            k,
+            p.flags & flag::STAGE_A != 0,
+            s.at,
+            true,
+        );
         let at = s.at + if h.stage { bytes::<T>(m, k) } else { 0 };
-        let q = Staged::<T>::new(t, p.b, p.ldb, p.b_batch, matrix, m, ncols, p.flags & flag::STAGE_B != 0, at, false);
+        let q = Staged::<T>::new(
+            t,
+            p.b,
+            p.ldb,
+            p.b_batch,
+            matrix,
+            m,
+            ncols,
+            p.flags & flag::STAGE_B != 0,
+            at,
+            false,
+        );
         let tau = (p.tau as *const T).add(matrix * p.tau_batch as usize);
         orgqr(t, h.work, m, k, tau, q.work, ncols);
         q.finish(t);
@@ -436,8 +619,14 @@ unsafe fn run_larft<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     let (m, k) = (p.m as usize, p.k as usize);
     // SAFETY: the host's launch matches DenseArgs' contract for larft.
     unsafe {
-        let h = Mat { ptr: (p.a as *mut T).add(matrix * p.a_batch as usize), ld: p.lda as usize };
-        let tm = Mat { ptr: (p.b as *mut T).add(matrix * p.b_batch as usize), ld: p.ldb as usize };
+        let h = Mat {
+            ptr: (p.a as *mut T).add(matrix * p.a_batch as usize),
+            ld: p.lda as usize,
+        };
+        let tm = Mat {
+            ptr: (p.b as *mut T).add(matrix * p.b_batch as usize),
+            ld: p.ldb as usize,
+        };
         let tau = (p.tau as *const T).add(matrix * p.tau_batch as usize);
         larft(t, h, m, k, tau, tm);
     }
@@ -460,9 +649,31 @@ unsafe fn run_geev<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     // SAFETY: the host's launch matches DenseArgs' contract for geev: `a` and `b` (Z)
     // hold n x n each, staged one after the other.
     unsafe {
-        let a = Staged::<T>::new(t, p.a, p.lda, p.a_batch, s.matrix, n, n, p.flags & flag::STAGE_A != 0, s.at, true);
+        let a = Staged::<T>::new(
+            t,
+            p.a,
+            p.lda,
+            p.a_batch,
+            s.matrix,
+            n,
+            n,
+            p.flags & flag::STAGE_A != 0,
+            s.at,
+            true,
+        );
         let at = s.at + if a.stage { bytes::<T>(n, n) } else { 0 };
-        let z = Staged::<T>::new(t, p.b, p.ldb, p.b_batch, s.matrix, n, n, p.flags & flag::STAGE_B != 0, at, false);
+        let z = Staged::<T>::new(
+            t,
+            p.b,
+            p.ldb,
+            p.b_batch,
+            s.matrix,
+            n,
+            n,
+            p.flags & flag::STAGE_B != 0,
+            at,
+            false,
+        );
         gehrd(t, a.work, n, z.work);
         let info = hqr(t, a.work, n, z.work, eps);
         if info == 0 && p.flags & flag::VECTORS != 0 {
@@ -485,7 +696,10 @@ macro_rules! with_team {
         let p: DenseArgs = $p;
         let seg = (p.flags & flag::SEGMENT_MASK) >> flag::SEGMENT_SHIFT;
         if seg == 0 {
-            let s = Slotting { matrix: (p.first + block_idx_y()) as usize, at: SCRATCH_BYTES };
+            let s = Slotting {
+                matrix: (p.first + block_idx_y()) as usize,
+                at: SCRATCH_BYTES,
+            };
             // SAFETY: the host launches per DenseArgs' contract.
             unsafe { $run::<$t>(p, &Block, s) }
         } else {
@@ -494,7 +708,10 @@ macro_rules! with_team {
             let per_block = block_dim() / lanes;
             let index = block_idx_y() * per_block + segment;
             if index < p.count {
-                let s = Slotting { matrix: (p.first + index) as usize, at: segment * p.seg_bytes };
+                let s = Slotting {
+                    matrix: (p.first + index) as usize,
+                    at: segment * p.seg_bytes,
+                };
                 // SAFETY: as above; this segment's matrix is inside the batch.
                 unsafe { $run::<$t>(p, &Segment::new(lanes), s) }
             }

@@ -4,9 +4,9 @@
 //! `z` routines do.
 
 use crate::dtype::{c64, c128};
-use crate::reduce::reduction::Words;
 #[cfg_attr(not(target_arch = "nvptx64"), allow(unused_imports))]
 use crate::elementwise::ops::float::Float;
+use crate::reduce::reduction::Words;
 
 /// A matrix element.
 pub trait Scalar: Words + PartialEq {

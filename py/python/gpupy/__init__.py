@@ -14,15 +14,27 @@ The names follow NumPy; GPU-specific ones follow CuPy (``gpupy.cuda.Device``,
 # The modules import what they use at their tops, never inside functions, and without
 # cycles: each imports only from the lines above its own.
 #   _gpupy (the Rust extension); _methods, _dtypes, config, cuda
+#   _types, _errstate, _printing   NumPy's type names and constants; error settings
+#                             (recorded only); printing through NumPy on a host copy
 #   _creation                 array, asarray, empty, zeros, full, *_like, eye
 #   _indexing                 take, put, where, nonzero, ... (the gather/select kernels)
 #   _math, _manipulation      ufuncs and their compositions; shapes, joins, splits
 #   _ranges, then _matrices   arange, linspace, logspace, meshgrid; tri, diag, diagflat,
 #                             tril, triu and the triangle indices
 #   _reduction, _scan, _sorting
+#   _index_tricks, _sets, _manipulation_more, then _creation_more: index grids and
+#                             masked writes, set routines, insert/delete/block, geomspace
+#                             and the from* constructors (on the modules above)
+#   _io, _array_info          load/save through NumPy on host copies; shape, ndim, size,
+#                             shares_memory (on _creation and the extension only)
 #   _linalg, then linalg (its primitives module _decomp on the core modules, the
 #   functions over it); _array_api (on _math and cuda); random (on the modules above)
 #   fft (on _creation, _manipulation, _ranges, cuda and the extension's FFT primitives)
+#   _comparison, _ufunclike, _type_check, _calculus, _interpolation, then _convolution
+#                             (on fft), _vector_products, _window, then _polynomial (on
+#                             linalg and the lines before it): NumPy's numeric functions
+#                             composed of the modules above
+#   testing (on _creation: NumPy's assertions on host copies)
 # This package module imports them all and re-exports their public names.
 
 from numpy import (  # dtypes are NumPy's own objects, so dtype=np.float32 and gp.float32 agree
@@ -63,6 +75,13 @@ from gpupy import _sorting
 from gpupy._sorting import *  # noqa: F401,F403  (sorting, searching, unique, quantiles)
 from gpupy import _scan
 from gpupy._scan import *  # noqa: F401,F403  (scans, diff, bincount, histogram)
+from gpupy import _index_tricks, _sets, _manipulation_more, _creation_more, _io, _array_info
+from gpupy._index_tricks import *  # noqa: F401,F403  (index grids, along-axis and masked writes, r_, mgrid)
+from gpupy._sets import *  # noqa: F401,F403  (isin, intersect1d, union1d, ...)
+from gpupy._manipulation_more import *  # noqa: F401,F403  (append, insert, delete, block, ...)
+from gpupy._creation_more import *  # noqa: F401,F403  (geomspace, fromfunction, from*, require)
+from gpupy._io import *  # noqa: F401,F403  (load, save, savez, loadtxt, savetxt, ...)
+from gpupy._array_info import *  # noqa: F401,F403,A004  (shape, ndim, size, shares_memory, ...)
 from gpupy import _array_api
 from gpupy._array_api import *  # noqa: F401,F403
 from gpupy._array_api import __array_api_version__, __array_namespace_info__
@@ -111,6 +130,12 @@ __all__ = [
     *_reduction.__all__,
     *_sorting.__all__,
     *_scan.__all__,
+    *_index_tricks.__all__,
+    *_sets.__all__,
+    *_manipulation_more.__all__,
+    *_creation_more.__all__,
+    *_io.__all__,
+    *_array_info.__all__,
     *_array_api.__all__,
     "get_default_memory_pool",
     "get_default_pinned_memory_pool",
@@ -140,12 +165,49 @@ except ImportError:  # pragma: no cover - depends on the environment
     pass
 
 # Dtype routines, the linear-algebra compositions over matmul, and the TF32 switch.
-from gpupy._dtypes import can_cast, finfo, iinfo, result_type  # noqa: E402
+from gpupy import _dtypes, _errstate, _printing, _types  # noqa: E402
+from gpupy._dtypes import *  # noqa: E402,F401,F403  (promote_types, finfo, issubdtype, ...)
+from gpupy._types import *  # noqa: E402,F401,F403,A004  (NumPy's type names, tables, constants)
+from gpupy._errstate import *  # noqa: E402,F401,F403  (seterr, errstate, ...: recorded only)
+from gpupy._printing import *  # noqa: E402,F401,F403  (array2string, printoptions, ...)
 from gpupy._linalg import einsum, inner, kron, outer, tensordot, trace, vdot, vecdot  # noqa: E402
-from gpupy import config, fft, linalg, random  # noqa: E402
+from gpupy import config, fft, linalg, random, testing  # noqa: E402
 
-__all__ += ["can_cast", "finfo", "iinfo", "result_type", "vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config", "random", "fft"]
+__all__ += [*_dtypes.__all__, *_types.__all__, *_errstate.__all__, *_printing.__all__, "testing"]
+__all__ += ["vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config", "random", "fft"]
 
 __all__ += [
     n for n in _creation.__all__ + _ranges.__all__ + _matrices.__all__ + _manipulation.__all__ if n not in __all__
 ]
+
+# NumPy's numeric functions composed of the modules above (comparisons, ufunc-likes,
+# calculus, interpolation, convolution, vector products, windows, polynomials).
+from gpupy import (  # noqa: E402
+    _calculus,
+    _comparison,
+    _convolution,
+    _interpolation,
+    _polynomial,
+    _type_check,
+    _ufunclike,
+    _vector_products,
+    _window,
+)
+
+from gpupy._comparison import *  # noqa: E402,F401,F403  (isclose, allclose, array_equal, array_equiv)
+from gpupy._ufunclike import *  # noqa: E402,F401,F403  (ldexp, frexp, modf, fix, sinc, i0)
+from gpupy._type_check import *  # noqa: E402,F401,F403  (iscomplex, isreal, real_if_close, ...)
+from gpupy._calculus import *  # noqa: E402,F401,F403  (gradient, ediff1d, trapezoid, unwrap)
+from gpupy._interpolation import *  # noqa: E402,F401,F403  (interp, digitize)
+from gpupy._convolution import *  # noqa: E402,F401,F403  (convolve, correlate)
+from gpupy._vector_products import *  # noqa: E402,F401,F403  (cross, matvec, vecmat)
+from gpupy._window import *  # noqa: E402,F401,F403  (bartlett, blackman, hamming, hanning, kaiser)
+from gpupy._polynomial import *  # noqa: E402,F401,F403  (vander, polyfit, roots, poly1d, ...)
+
+__all__ += [*_comparison.__all__, *_ufunclike.__all__, *_type_check.__all__, *_calculus.__all__,
+            *_interpolation.__all__, *_convolution.__all__, *_vector_products.__all__, *_window.__all__,
+            *_polynomial.__all__]
+
+# Dask support (optional): registers gpupy with dask.array and distributed when (and
+# whenever) they are imported; imports no Dask itself. See _dask.py.
+from gpupy import _dask  # noqa: E402,F401

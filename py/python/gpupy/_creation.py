@@ -52,9 +52,20 @@ def _device_view(obj):
 _HOST_TYPES = frozenset([numpy.ndarray, list, tuple, int, float, complex, bool])
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
+def _check_like(like):
+    """NumPy's ``like=`` (NEP 35): an array implementing ``__array_function__``, or None.
+    gpupy's creation functions always make gpupy arrays, so its value is otherwise
+    ignored (``numpy.asarray(x, like=g)`` reaches ``gpupy.asarray`` through
+    ``gpupy._protocols.array_function``)."""
+    if like is not None and not hasattr(type(like), "__array_function__"):
+        raise TypeError("The `like` argument must be an array-like that implements the "
+                        "`__array_function__` protocol.")
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None):
     """A new device array with the values of ``obj`` (NumPy array, list, scalar, gpupy
     array, or another library's GPU array: a view of it when ``copy=False``)."""
+    _check_like(like)
     view = None if isinstance(obj, ndarray) else _device_view(obj)
     if view is not None:
         obj = view
@@ -70,12 +81,13 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0):
     return a
 
 
-def asarray(a, dtype=None, order=None, *, blocking=True):
+def asarray(a, dtype=None, order=None, *, blocking=True, like=None):
     """``a`` as a device array; a gpupy array of the requested dtype is returned as is.
     With ``blocking=False`` a pinned, C-contiguous NumPy array of the dtype is only
     queued for copying on the current stream (CuPy's non-blocking ``asarray``; CuPy's
     default, gpupy's on request): later work on that stream sees the values, but the
     host array must not change until the stream has passed the copy."""
+    _check_like(like)
     if not isinstance(a, ndarray):
         view = _device_view(a)
         if view is None:
@@ -136,15 +148,17 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     return numpy.asarray(a, order=order)
 
 
-def empty(shape, dtype=float, order="C"):
+def empty(shape, dtype=float, order="C", *, like=None):
     """A new array of ``shape`` whose values are whatever the memory held."""
+    _check_like(like)
     dims = _shape(shape)
     if _check_order(order) == "F":
         return _gpupy._empty(dims[::-1], dtype).T
     return _gpupy._empty(dims, dtype)
 
 
-def zeros(shape, dtype=float, order="C"):
+def zeros(shape, dtype=float, order="C", *, like=None):
+    _check_like(like)
     dt = numpy.dtype(dtype)
     dims = _shape(shape)
     if _check_order(order) == "F":
@@ -152,13 +166,15 @@ def zeros(shape, dtype=float, order="C"):
     return _gpupy._full(dims, dt, bytes(dt.itemsize))
 
 
-def ones(shape, dtype=float, order="C"):
+def ones(shape, dtype=float, order="C", *, like=None):
+    _check_like(like)
     return full(shape, 1, dtype, order)
 
 
-def full(shape, fill_value, dtype=None, order="C"):
+def full(shape, fill_value, dtype=None, order="C", *, like=None):
     """A new array of ``shape`` filled with ``fill_value`` (broadcast when it is an array);
     NumPy picks the dtype when none is given."""
+    _check_like(like)
     dims = _shape(shape)
     fortran = _check_order(order) == "F"
     if isinstance(fill_value, ndarray):
@@ -185,8 +201,9 @@ def _copyto_unsafe(dst, src):
 # Identity matrices (NumPy lists them under "From shape or value")
 
 
-def eye(N, M=None, k=0, dtype=float, order="C"):
+def eye(N, M=None, k=0, dtype=float, order="C", *, like=None):
     """Ones on diagonal ``k`` of an ``N`` x ``M`` matrix, zeros elsewhere."""
+    _check_like(like)
     if M is None:
         M = N
     m = zeros((N, M), dtype=dtype, order=order)
@@ -197,7 +214,8 @@ def eye(N, M=None, k=0, dtype=float, order="C"):
     return m
 
 
-def identity(n, dtype=None):
+def identity(n, dtype=None, *, like=None):
+    _check_like(like)
     return eye(n, dtype=float if dtype is None else dtype)
 
 

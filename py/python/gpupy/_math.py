@@ -7,8 +7,9 @@ import numpy
 from gpupy import _gpupy
 from gpupy._gpupy import ndarray
 
-# Private aliases: this module has no __all__, so ``from gpupy._math import *`` in
-# gpupy/__init__.py exports each of its public names.
+# Private aliases, so module-level imports stay out of the package's namespace; a new
+# public function must also be listed in __all__ (the end of this file), which is what
+# ``from gpupy._math import *`` in gpupy/__init__.py exports.
 from gpupy._creation import asarray as _asarray, zeros as _zeros
 from gpupy._indexing import where as _where
 
@@ -50,11 +51,11 @@ def imag(val):
 def angle(z, deg=False):
     """The argument of complex numbers, ``arctan2(imag, real)``."""
     z = _asarray(z)
-    a = arctan2(z.imag, z.real) if z.dtype.kind == "c" else arctan2(zeros_like_float(z), z)  # noqa: F821
+    a = arctan2(z.imag, z.real) if z.dtype.kind == "c" else arctan2(_zeros_like_float(z), z)  # noqa: F821
     return a * (180.0 / numpy.pi) if deg else a
 
 
-def zeros_like_float(z):
+def _zeros_like_float(z):
     dt = z.dtype if z.dtype.kind == "f" else numpy.dtype(numpy.float64)
     return _zeros(z.shape, dt)
 
@@ -130,3 +131,9 @@ def isposinf(x):
 
 def isneginf(x):
     return logical_and(isinf(x), signbit(x))  # noqa: F821
+
+
+__all__ = [
+    *_UFUNC_NAMES, "ufunc", "true_divide", "mod", "abs", "conj", "radians", "degrees", "bitwise_not", "dot",
+    "matmul", "divmod", "real", "imag", "angle", "around", "round", "clip", "nan_to_num", "isposinf", "isneginf",
+]

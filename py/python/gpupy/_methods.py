@@ -17,3 +17,6 @@ def attach(methods):
         method.__qualname__ = f"ndarray.{name}"
         method.__doc__ = f.__doc__
         setattr(ndarray, name, method)
+
+
+__all__ = ["attach"]

@@ -13,7 +13,7 @@ import operator
 import numpy
 
 from gpupy import _gpupy, _math
-from gpupy._creation import array, asarray, empty
+from gpupy._creation import _check_like, array, asarray, empty
 from gpupy._gpupy import ndarray
 from gpupy._manipulation import broadcast_arrays, expand_dims, moveaxis
 
@@ -56,10 +56,11 @@ def _arange_length(start, stop, step, cmplx):
     return _ceil_to_intp(value)
 
 
-def arange(start, stop=None, step=None, dtype=None):
+def arange(start, stop=None, step=None, dtype=None, *, like=None):
     """Evenly spaced values in ``[start, stop)``, as NumPy's ``arange``: same length, same
     dtype inference (at least int64) and bit-identical values (NumPy's fill formula, on
-    the GPU)."""
+    the GPU). ``like=``: as ``gpupy.asarray``'s."""
+    _check_like(like)
     start, stop, step = (_host_scalar(x) for x in (start, stop, step))
     if dtype is None:
         dt = numpy.dtype(numpy.intp)

@@ -9,7 +9,7 @@ on with the environment variable ``GPUPY_TF32=1`` (read when gpupy is imported, 
 CuPy reads ``CUPY_TF32``) or at run time with ``set_tf32(True)``.
 """
 
-import os
+import os as _os
 
 from gpupy import _gpupy
 
@@ -41,9 +41,9 @@ class allow_tf32:
         return False
 
 
-set_tf32(os.environ.get("GPUPY_TF32", "0").strip().lower() in ("1", "true", "yes", "on"))
+set_tf32(_os.environ.get("GPUPY_TF32", "0").strip().lower() in ("1", "true", "yes", "on"))
 
-__all__ = ["set_tf32", "tf32", "allow_tf32", "matmul_switches"]
+__all__ = ["set_tf32", "tf32", "allow_tf32", "matmul_switches", "matmul_path"]
 
 
 def matmul_path():

@@ -8,24 +8,24 @@
   ``gpupyx.scipy.fftpack``), loaded on first use as CuPy loads ``cupyx.scipy``'s.
 """
 
-import importlib
+import importlib as _importlib
 
-import numpy
+import numpy as _numpy
 
-from gpupy.cuda.pinned_memory import alloc_pinned_memory
+from gpupy.cuda.pinned_memory import alloc_pinned_memory as _alloc_pinned_memory
 
 
 def empty_pinned(shape, dtype=float, order="C"):
     """A NumPy array of ``shape`` in pinned host memory, uninitialized."""
     if order not in ("C", "F"):
         raise ValueError("order must be 'C' or 'F'")
-    shape = (shape,) if numpy.ndim(shape) == 0 else tuple(shape)
-    dtype = numpy.dtype(dtype)
-    count = int(numpy.prod(shape, dtype=numpy.int64))
+    shape = (shape,) if _numpy.ndim(shape) == 0 else tuple(shape)
+    dtype = _numpy.dtype(dtype)
+    count = int(_numpy.prod(shape, dtype=_numpy.int64))
     if any(n < 0 for n in shape):
         raise ValueError("negative dimensions are not allowed")
-    mem = alloc_pinned_memory(count * dtype.itemsize)
-    flat = numpy.frombuffer(mem.buffer(), dtype=dtype, count=count)
+    mem = _alloc_pinned_memory(count * dtype.itemsize)
+    flat = _numpy.frombuffer(mem.buffer(), dtype=dtype, count=count)
     return flat.reshape(shape, order=order)
 
 
@@ -49,7 +49,7 @@ def zeros_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
 def __getattr__(name):
     """``gpupyx.scipy`` without importing it at ``import gpupyx``."""
     if name == "scipy":
-        return importlib.import_module("gpupyx.scipy")
+        return _importlib.import_module("gpupyx.scipy")
     raise AttributeError(f"module 'gpupyx' has no attribute '{name}'")
 
 

@@ -13,6 +13,7 @@ ops!(
 ops!(
     Floor, Ceil, Trunc, Rint, Deg2rad, Rad2deg, Arctan2, Hypot, Copysign, Nextafter
 );
+ops!(Fabs, Spacing, Logaddexp, Logaddexp2, Heaviside);
 
 macro_rules! real_fn {
     ($($op:ident => $f:ident),* $(,)?) => { $( unary!($op, Self, [f16, f32, f64], |a| Float::$f(a)); )* };
@@ -133,6 +134,78 @@ binary!(Nextafter, Self, [f16, f32, f64], |a, b| Float2::nextafter(
     a, b
 ));
 
+unary!(Fabs, Self, [f16, f32, f64], |a| a.abs());
+
+/// The gap from `a` to the next float away from zero (toward -inf for negative `a`, so
+/// spacing(-0.0) is the smallest positive subnormal, as NumPy's); NaN at infinity.
+macro_rules! spacing {
+    ($($t:ty),*) => { $(
+        unary!(Spacing, Self, [$t], |a| {
+            if a.is_infinite() {
+                <$t>::NAN
+            } else if a < 0.0 {
+                Float2::nextafter(a, <$t>::NEG_INFINITY) - a
+            } else {
+                Float2::nextafter(a, <$t>::INFINITY) - a
+            }
+        });
+    )* };
+}
+spacing!(f16, f32, f64);
+
+/// log(e^a + e^b) and log2(2^a + 2^b) without overflow, as npymath's `npy_logaddexp`:
+/// equal arguments (infinities included) give a + log(2); otherwise the larger plus
+/// log1p(exp(-|a - b|)); a NaN difference is the result. float16 computes in float32.
+macro_rules! log_add {
+    ($t:ty, $ln2:expr, $log2e:expr) => {
+        binary!(Logaddexp, Self, [$t], |a, b| {
+            let d = a - b;
+            if a == b {
+                a + $ln2
+            } else if d > 0.0 {
+                a + (-d).exp().ln_1p()
+            } else if d <= 0.0 {
+                b + d.exp().ln_1p()
+            } else {
+                d
+            }
+        });
+        binary!(Logaddexp2, Self, [$t], |a, b| {
+            let d = a - b;
+            if a == b {
+                a + 1.0
+            } else if d > 0.0 {
+                a + (-d).exp2().ln_1p() * $log2e
+            } else if d <= 0.0 {
+                b + d.exp2().ln_1p() * $log2e
+            } else {
+                d
+            }
+        });
+    };
+}
+log_add!(f32, core::f32::consts::LN_2, core::f32::consts::LOG2_E);
+log_add!(f64, core::f64::consts::LN_2, core::f64::consts::LOG2_E);
+binary!(Logaddexp, Self, [f16], |a, b| {
+    <Logaddexp as super::op::BinaryOp<f32>>::apply(a as f32, b as f32) as f16
+});
+binary!(Logaddexp2, Self, [f16], |a, b| {
+    <Logaddexp2 as super::op::BinaryOp<f32>>::apply(a as f32, b as f32) as f16
+});
+
+// Heaviside step: 0 below zero, `h0` at zero, 1 above; NaN stays NaN.
+binary!(Heaviside, Self, [f16, f32, f64], |x, h0| {
+    if x < 0.0 {
+        0.0
+    } else if x == 0.0 {
+        h0
+    } else if x > 0.0 {
+        1.0
+    } else {
+        x
+    }
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +221,31 @@ mod tests {
         assert_eq!(bin::<Copysign, f16>(3.0, -0.0), -3.0);
         assert!((un::<Deg2rad, f64>(180.0) - core::f64::consts::PI).abs() < 1e-15);
         assert_eq!(bin::<Arctan2, f64>(1.0, 1.0), core::f64::consts::FRAC_PI_4);
+    }
+
+    #[test]
+    fn numpy_extras() {
+        assert_eq!(un::<Spacing, f32>(-0.0), f32::from_bits(1));
+        assert_eq!(un::<Spacing, f64>(-1.0), -f64::EPSILON);
+        assert_eq!(un::<Spacing, f16>(1.0), f16::from_bits(0x3c01) - 1.0);
+        assert!(un::<Spacing, f64>(f64::INFINITY).is_nan());
+        assert_eq!(
+            bin::<Logaddexp, f64>(f64::INFINITY, f64::INFINITY),
+            f64::INFINITY
+        );
+        let neg = f64::NEG_INFINITY;
+        assert_eq!(bin::<Logaddexp, f64>(neg, neg), neg);
+        assert_eq!(
+            bin::<Logaddexp, f64>(1000.0, 1000.0),
+            1000.0 + core::f64::consts::LN_2
+        );
+        assert!((bin::<Logaddexp, f64>(1.0, 2.0) - (1f64.exp() + 2f64.exp()).ln()).abs() < 1e-15);
+        assert!((bin::<Logaddexp2, f64>(3.0, 1.0) - 10f64.log2()).abs() < 1e-15);
+        assert!(bin::<Logaddexp, f32>(f32::NAN, 1.0).is_nan());
+        assert_eq!(bin::<Heaviside, f64>(-0.0, 0.5), 0.5);
+        assert_eq!(bin::<Heaviside, f64>(2.0, f64::NAN), 1.0);
+        assert!(bin::<Heaviside, f32>(f32::NAN, 0.5).is_nan());
+        assert_eq!(un::<Fabs, f16>(-2.0), 2.0);
     }
 
     #[test]

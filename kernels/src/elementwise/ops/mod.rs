@@ -14,6 +14,7 @@ pub mod compare;
 pub mod complex;
 pub mod divmod;
 pub mod float;
+pub mod integer;
 pub mod math;
 
 pub use op::{BinaryOp, UnaryOp};
@@ -22,4 +23,5 @@ pub use arith::*;
 pub use bitwise::*;
 pub use compare::*;
 pub use divmod::*;
+pub use integer::*;
 pub use math::*;

@@ -35,14 +35,22 @@ unsafe fn reflect_right<T: Scalar>(
         let mut w = T::ZERO;
         let mut i = r0 + lane;
         while i < m {
-            let v = if i == r0 { T::ONE } else { unsafe { h.get(i, vcol) } };
+            let v = if i == r0 {
+                T::ONE
+            } else {
+                unsafe { h.get(i, vcol) }
+            };
             w = w.add(unsafe { c.get(row, i) }.mul(v));
             i += lanes;
         }
         let tw = tau.mul(t.group_sum(w));
         let mut i = r0 + lane;
         while i < m {
-            let v = if i == r0 { T::ONE } else { unsafe { h.get(i, vcol) } };
+            let v = if i == r0 {
+                T::ONE
+            } else {
+                unsafe { h.get(i, vcol) }
+            };
             unsafe { c.set(row, i, c.get(row, i).sub(tw.mul(v.conj()))) };
             i += lanes;
         }
@@ -113,7 +121,11 @@ fn csqrt(x: f64, y: f64) -> (f64, f64) {
         return (0.0, 0.0);
     }
     let s = <f64 as Scalar>::rsqrt((r + x.abs()) / 2.0);
-    if x >= 0.0 { (s, y / (2.0 * s)) } else { (y.abs() / (2.0 * s), if y < 0.0 { -s } else { s }) }
+    if x >= 0.0 {
+        (s, y / (2.0 * s))
+    } else {
+        (y.abs() / (2.0 * s), if y < 0.0 { -s } else { s })
+    }
 }
 
 /// The eigenvalue of the 2 x 2 matrix `[a b; c d]` nearer `d` (Wilkinson's shift).
@@ -127,7 +139,11 @@ fn wilkinson<T: Scalar>(a: T, b: T, c: T, d: T) -> T {
     let disc = T::from64(sr, si);
     let (p, m) = (tt.add(disc), tt.sub(disc));
     let den = if p.abs1() >= m.abs1() { p } else { m };
-    if den == T::ZERO { d } else { d.sub(bc.div(den)) }
+    if den == T::ZERO {
+        d
+    } else {
+        d.sub(bc.div(den))
+    }
 }
 
 /// Complex QR iteration on the upper Hessenberg `h` (`n x n`) in place, to upper
@@ -177,7 +193,14 @@ pub unsafe fn hqr<T: Scalar>(t: &impl Team, h: Mat<T>, n: usize, z: Mat<T>, eps:
             let sub = T::re64(unsafe { h.get(hi, hi - 1) }.re()).abs();
             unsafe { h.get(hi, hi) }.add(T::from64(0.75 * sub, 0.0))
         } else {
-            unsafe { wilkinson(h.get(hi - 1, hi - 1), h.get(hi - 1, hi), h.get(hi, hi - 1), h.get(hi, hi)) }
+            unsafe {
+                wilkinson(
+                    h.get(hi - 1, hi - 1),
+                    h.get(hi - 1, hi),
+                    h.get(hi, hi - 1),
+                    h.get(hi, hi),
+                )
+            }
         };
         for k in l..hi {
             let (f, g) = if k == l {

@@ -151,7 +151,13 @@ pub unsafe fn trsm<T: Scalar>(t: &impl Team, tm: Mat<T>, n: usize, b: Mat<T>, k:
     let forward = how.lower == (how.trans == 0);
     // SAFETY (every access below): i, j < n, c < k.
     let el = |i: usize, j: usize| -> T {
-        let v = unsafe { if how.trans == 0 { tm.get(i, j) } else { tm.get(j, i) } };
+        let v = unsafe {
+            if how.trans == 0 {
+                tm.get(i, j)
+            } else {
+                tm.get(j, i)
+            }
+        };
         if how.trans == 2 { v.conj() } else { v }
     };
     for s in 0..n {
@@ -238,14 +244,22 @@ pub(crate) unsafe fn reflect<T: Scalar>(
         let mut w = T::ZERO;
         let mut i = r0 + lane;
         while i < m {
-            let v = if i == r0 { T::ONE } else { unsafe { h.get(i, vcol) } };
+            let v = if i == r0 {
+                T::ONE
+            } else {
+                unsafe { h.get(i, vcol) }
+            };
             w = w.add(v.conj().mul(unsafe { c.get(i, col) }));
             i += lanes;
         }
         let tw = tau.mul(t.group_sum(w));
         let mut i = r0 + lane;
         while i < m {
-            let v = if i == r0 { T::ONE } else { unsafe { h.get(i, vcol) } };
+            let v = if i == r0 {
+                T::ONE
+            } else {
+                unsafe { h.get(i, vcol) }
+            };
             unsafe { c.set(i, col, c.get(i, col).sub(v.mul(tw))) };
             i += lanes;
         }
@@ -282,7 +296,9 @@ pub(crate) unsafe fn householder<T: Scalar>(
     let scal = T::ONE.div(alpha.sub(T::from64(beta, 0.0)));
     // Every member has read a[r0][col] before it changes.
     t.sync();
-    each(t, r0 + 1, m, |i| unsafe { a.set(i, col, a.get(i, col).mul(scal)) });
+    each(t, r0 + 1, m, |i| unsafe {
+        a.set(i, col, a.get(i, col).mul(scal))
+    });
     if t.rank() == 0 {
         unsafe { a.set(r0, col, T::from64(beta, 0.0)) };
     }
@@ -361,7 +377,11 @@ pub unsafe fn larft<T: Scalar>(
             let mut i = j + lane;
             while i < m {
                 // SAFETY: i < m, l < j < k.
-                let vj = if i == j { T::ONE } else { unsafe { h.get(i, j) } };
+                let vj = if i == j {
+                    T::ONE
+                } else {
+                    unsafe { h.get(i, j) }
+                };
                 s = s.add(unsafe { h.get(i, l) }.conj().mul(vj));
                 i += lanes;
             }

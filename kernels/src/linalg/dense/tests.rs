@@ -7,10 +7,14 @@ use crate::linalg::team::Serial;
 
 /// Deterministic values in [-1, 1).
 fn values(seed: u64, len: usize) -> Vec<f64> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..len)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
         })
         .collect()
@@ -39,11 +43,16 @@ impl TestScalar for c128 {
 
 fn random<T: TestScalar>(seed: u64, m: usize, n: usize) -> Vec<T> {
     let v = values(seed, 2 * m * n);
-    (0..m * n).map(|i| T::make(v[2 * i], v[2 * i + 1])).collect()
+    (0..m * n)
+        .map(|i| T::make(v[2 * i], v[2 * i + 1]))
+        .collect()
 }
 
 fn mat<T>(v: &mut [T], ld: usize) -> Mat<T> {
-    Mat { ptr: v.as_mut_ptr(), ld }
+    Mat {
+        ptr: v.as_mut_ptr(),
+        ld,
+    }
 }
 
 /// `a (m x k) @ b (k x n)`.
@@ -70,7 +79,10 @@ fn conj_t<T: TestScalar>(a: &[T], m: usize, n: usize) -> Vec<T> {
 }
 
 fn max_diff<T: TestScalar>(a: &[T], b: &[T]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x.sub(*y).mag()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.sub(*y).mag())
+        .fold(0.0, f64::max)
 }
 
 fn lu_case<T: TestScalar>(m: usize, n: usize, seed: u64) {
@@ -222,12 +234,31 @@ fn qr_case<T: TestScalar>(m: usize, n: usize, seed: u64) {
     unsafe { geqrf(&Serial, mat(&mut h, n), m, n, tau.as_mut_ptr()) };
     for ncols in [k, m] {
         let mut q = vec![T::ZERO; m * ncols];
-        unsafe { orgqr(&Serial, mat(&mut h, n), m, k, tau.as_ptr(), mat(&mut q, ncols), ncols) };
+        unsafe {
+            orgqr(
+                &Serial,
+                mat(&mut h, n),
+                m,
+                k,
+                tau.as_ptr(),
+                mat(&mut q, ncols),
+                ncols,
+            )
+        };
         let qhq = mul(&conj_t(&q, m, ncols), &q, ncols, m, ncols);
         let eye: Vec<T> = (0..ncols * ncols)
-            .map(|x| if x / ncols == x % ncols { T::ONE } else { T::ZERO })
+            .map(|x| {
+                if x / ncols == x % ncols {
+                    T::ONE
+                } else {
+                    T::ZERO
+                }
+            })
             .collect();
-        assert!(max_diff(&qhq, &eye) < 1e-14 * m as f64, "{m}x{n} orthogonality");
+        assert!(
+            max_diff(&qhq, &eye) < 1e-14 * m as f64,
+            "{m}x{n} orthogonality"
+        );
         // R: ncols x n, the upper triangle of h's first ncols rows.
         let mut r = vec![T::ZERO; ncols * n];
         for i in 0..k {
@@ -236,7 +267,10 @@ fn qr_case<T: TestScalar>(m: usize, n: usize, seed: u64) {
             }
         }
         let qr = mul(&q, &r, m, ncols, n);
-        assert!(max_diff(&qr, &a0) < 1e-14 * m as f64, "{m}x{n} reconstruction");
+        assert!(
+            max_diff(&qr, &a0) < 1e-14 * m as f64,
+            "{m}x{n} reconstruction"
+        );
     }
     // The block reflector: I - V T V^H is the full Q.
     let mut v = vec![T::ZERO; m * k];
@@ -247,14 +281,36 @@ fn qr_case<T: TestScalar>(m: usize, n: usize, seed: u64) {
     }
     let mut vk = v.clone();
     let mut tm = vec![T::make(f64::NAN, 0.0); k * k];
-    unsafe { larft(&Serial, mat(&mut vk, k), m, k, tau.as_ptr(), mat(&mut tm, k)) };
+    unsafe {
+        larft(
+            &Serial,
+            mat(&mut vk, k),
+            m,
+            k,
+            tau.as_ptr(),
+            mat(&mut tm, k),
+        )
+    };
     let vtvh = mul(&mul(&v, &tm, m, k, k), &conj_t(&v, m, k), m, k, m);
     let mut q = vec![T::ZERO; m * m];
-    unsafe { orgqr(&Serial, mat(&mut h, n), m, k, tau.as_ptr(), mat(&mut q, m), m) };
+    unsafe {
+        orgqr(
+            &Serial,
+            mat(&mut h, n),
+            m,
+            k,
+            tau.as_ptr(),
+            mat(&mut q, m),
+            m,
+        )
+    };
     let block: Vec<T> = (0..m * m)
         .map(|x| if x / m == x % m { T::ONE } else { T::ZERO }.sub(vtvh[x]))
         .collect();
-    assert!(max_diff(&block, &q) < 1e-14 * m as f64, "{m}x{n} block reflector");
+    assert!(
+        max_diff(&block, &q) < 1e-14 * m as f64,
+        "{m}x{n} block reflector"
+    );
 }
 
 #[test]
@@ -279,12 +335,27 @@ fn lu_panel_swaps_whole_rows() {
     let full0 = random::<f64>(77, m, n);
     let mut full = full0.clone();
     let mut piv = vec![0i32; w];
-    let panel = Mat { ptr: unsafe { full.as_mut_ptr().add(c0) }, ld: n };
+    let panel = Mat {
+        ptr: unsafe { full.as_mut_ptr().add(c0) },
+        ld: n,
+    };
     let info = unsafe { getrf(&Serial, panel, m, w, piv.as_mut_ptr(), 5, (c0, n - c0 - w)) };
     assert_eq!(info, 0);
-    let mut alone: Vec<f64> = (0..m * w).map(|x| full0[(x / w) * n + c0 + x % w]).collect();
+    let mut alone: Vec<f64> = (0..m * w)
+        .map(|x| full0[(x / w) * n + c0 + x % w])
+        .collect();
     let mut piv_alone = vec![0i32; w];
-    unsafe { getrf(&Serial, mat(&mut alone, w), m, w, piv_alone.as_mut_ptr(), 0, (0, 0)) };
+    unsafe {
+        getrf(
+            &Serial,
+            mat(&mut alone, w),
+            m,
+            w,
+            piv_alone.as_mut_ptr(),
+            0,
+            (0, 0),
+        )
+    };
     assert_eq!(piv.iter().map(|p| p - 5).collect::<Vec<_>>(), piv_alone);
     let mut swapped = full0.clone();
     for (j, &p) in piv_alone.iter().enumerate() {
@@ -294,7 +365,11 @@ fn lu_panel_swaps_whole_rows() {
     }
     for i in 0..m {
         for c in 0..n {
-            let want = if (c0..c0 + w).contains(&c) { alone[i * w + c - c0] } else { swapped[i * n + c] };
+            let want = if (c0..c0 + w).contains(&c) {
+                alone[i * w + c - c0]
+            } else {
+                swapped[i * n + c]
+            };
             assert_eq!(full[i * n + c], want, "({i}, {c})");
         }
     }
@@ -324,7 +399,10 @@ fn eig_case(n: usize, seed: u64, real: bool) {
         assert_eq!(eig::hqr(&Serial, mat(&mut h, n), n, mat(&mut z, n), eps), 0);
         for i in 0..n {
             for j in 0..i {
-                assert!(h[i * n + j].mag() <= 1e-14 * n as f64, "n {n}: not triangular");
+                assert!(
+                    h[i * n + j].mag() <= 1e-14 * n as f64,
+                    "n {n}: not triangular"
+                );
                 h[i * n + j] = c128::ZERO;
             }
         }
@@ -346,11 +424,17 @@ fn eig_case(n: usize, seed: u64, real: bool) {
     let av = mul(&a0, &v, n, n, n);
     for k in 0..n {
         let w = h[k * n + k];
-        let norm: f64 = (0..n).map(|i| v[i * n + k].mag().powi(2)).sum::<f64>().sqrt();
+        let norm: f64 = (0..n)
+            .map(|i| v[i * n + k].mag().powi(2))
+            .sum::<f64>()
+            .sqrt();
         let res: f64 = (0..n)
             .map(|i| av[i * n + k].sub(w.mul(v[i * n + k])).mag())
             .fold(0.0, f64::max);
-        assert!(res <= 1e-12 * n as f64 * norm, "n {n}: eigenvector {k}: {res}");
+        assert!(
+            res <= 1e-12 * n as f64 * norm,
+            "n {n}: eigenvector {k}: {res}"
+        );
     }
 }
 

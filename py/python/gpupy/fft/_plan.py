@@ -58,3 +58,6 @@ def check(value_type, dtype, in_shape, axes, out_size=None):
     plan = _current.get()
     if plan is not None:
         plan.check_transform(value_type, dtype, tuple(in_shape), tuple(axes), out_size)
+
+
+__all__ = ["current_plan", "using", "check"]

@@ -14,10 +14,10 @@ them and have no effect: gpupy transforms several axes one axis at a time, on th
 current device.
 """
 
-import operator
+import operator as _operator
 
 from gpupy import _gpupy
-from gpupy.cuda import Device, runtime
+from gpupy.cuda import Device as _Device, runtime as _runtime
 
 __all__ = ["PlanCache", "get_plan_cache", "clear_plan_cache", "get_plan_cache_size", "set_plan_cache_size",
            "get_plan_cache_max_memsize", "set_plan_cache_max_memsize", "show_plan_cache_info",
@@ -29,7 +29,7 @@ use_multi_gpus = False
 
 def _limit(value):
     """A size or memsize limit: an int >= -1 (CuPy's ValueError message)."""
-    value = operator.index(value)
+    value = _operator.index(value)
     if value < -1:
         raise ValueError("invalid input")
     return value
@@ -40,14 +40,14 @@ class PlanCache:
     Get it with ``get_plan_cache()`` under the device's context."""
 
     def __init__(self, dev=None):
-        self.dev = Device().id if dev is None else int(dev)
+        self.dev = _Device().id if dev is None else int(dev)
 
     def _info(self):
-        with Device(self.dev):
+        with _Device(self.dev):
             return _gpupy._fft_cache_info()
 
     def _set_limits(self, size, memsize):
-        with Device(self.dev):
+        with _Device(self.dev):
             _gpupy._fft_cache_set_limits(size, memsize)
 
     def get_size(self):
@@ -78,7 +78,7 @@ class PlanCache:
 
     def clear(self):
         """Drops every cached plan (the limits stay)."""
-        with Device(self.dev):
+        with _Device(self.dev):
             _gpupy._fft_cache_clear()
 
     def show_info(self):
@@ -112,7 +112,7 @@ _caches = {}
 
 def get_plan_cache():
     """The current device's plan cache (the same object on each call)."""
-    dev = Device().id
+    dev = _Device().id
     cache = _caches.get(dev)
     if cache is None:
         cache = _caches[dev] = PlanCache(dev)
@@ -142,5 +142,5 @@ def set_plan_cache_max_memsize(size):
 def show_plan_cache_info():
     """Prints every device's plan cache."""
     print("=============== gpupy FFT plan cache info (all devices) ===============")
-    for dev in range(runtime.getDeviceCount()):
+    for dev in range(_runtime.getDeviceCount()):
         PlanCache(dev).show_info()

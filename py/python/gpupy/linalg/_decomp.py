@@ -599,3 +599,9 @@ def _take_rows(v, rows):
         + arange(c, dtype=numpy.int64)[None, :]
     )
     return take(copy(v, order="C").reshape(-1), flat)
+
+
+__all__ = [
+    "lu_factor", "lu_solve", "solve", "inv", "cholesky", "solve_triangular", "qr_factor", "qr_q", "eigh",
+    "svd", "eig",
+]

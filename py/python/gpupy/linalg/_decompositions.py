@@ -84,3 +84,6 @@ def qr(a, mode="reduced"):
     else:
         q = _decomp.qr_q(h, tau, mc)
     return QRResult(q, triu(h[..., :mc, :]))
+
+
+__all__ = ["cholesky", "qr"]

@@ -180,3 +180,6 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         return _empty_svd(a, t, full_matrices)
     u, s, vh = _decomp.svd(a, full_matrices=full_matrices, compute_uv=True)
     return SVDResult(u, s, vh)
+
+
+__all__ = ["eigh", "eigvalsh", "eig", "eigvals", "svd"]

@@ -171,3 +171,6 @@ def cond(x, p=None):
     if x.dtype.kind in "fc":
         nan = _gpupy.logical_and(nan, _gpupy.logical_not(_reduction.any(_gpupy.isnan(x), axis=(-2, -1))))
     return where(nan, numpy.inf, r).astype(r.dtype, copy=False)
+
+
+__all__ = ["lstsq", "pinv", "matrix_rank", "cond"]

@@ -132,3 +132,6 @@ def trace(x, /, *, offset=0, dtype=None):
     """``numpy.linalg.trace``: the sum along the diagonal ``offset`` of each matrix in the
     last two axes (the top-level ``gpupy.trace`` uses the first two axes)."""
     return _trace(asarray(x), offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+__all__ = ["multi_dot", "cross", "diagonal", "outer", "trace"]

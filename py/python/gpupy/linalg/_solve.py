@@ -224,3 +224,6 @@ def tensorinv(a, ind=2):
     a = a.reshape((prod, -1))
     return inv(a).reshape(invshape)
 
+
+
+__all__ = ["solve", "inv", "slogdet", "det", "matrix_power", "tensorsolve", "tensorinv"]

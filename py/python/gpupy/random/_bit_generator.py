@@ -205,3 +205,6 @@ class Philox(BitGenerator):
     def random_raw(self, size=None, output=True):
         a = _gpupy._integers(list(shape_of(size)), numpy.uint64, self._next_key(), 0, _M64)
         return a if output else None
+
+
+__all__ = ["SeedSequence", "BitGenerator", "PCG64", "Philox"]

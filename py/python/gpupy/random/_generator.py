@@ -322,3 +322,6 @@ def default_rng(seed=None):
     if isinstance(seed, (BitGenerator, numpy.random.PCG64)):
         return Generator(seed)
     return Generator(PCG64(seed))
+
+
+__all__ = ["Generator", "default_rng"]

@@ -209,3 +209,6 @@ _MODULE_FUNCTIONS = [
     "multinomial", "multivariate_normal",
 ]
 globals().update({name: _forward(name) for name in _MODULE_FUNCTIONS})
+
+
+__all__ = ["RandomState", "get_random_state", "set_random_state", "seed"]

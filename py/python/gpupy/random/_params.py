@@ -94,3 +94,6 @@ def into(result, out):
         raise ValueError("Supplied output array must be C-contiguous")
     out[...] = result
     return out
+
+
+__all__ = ["shape_of", "prepare", "out_shape", "spread", "check", "negative_or_nan", "float_dtype", "into"]

@@ -10,16 +10,18 @@
 The submodules load on first use (as CuPy's do), so that ``import gpupyx`` stays cheap.
 """
 
-import importlib
+import importlib as _importlib
 
 _SUBMODULES = ("fft", "fftpack", "linalg")
 
 
 def __getattr__(name):
     if name in _SUBMODULES:
-        return importlib.import_module(f"gpupyx.scipy.{name}")
+        return _importlib.import_module(f"gpupyx.scipy.{name}")
     raise AttributeError(f"Module 'gpupyx.scipy' has no attribute '{name}'")
 
 
 def __dir__():
     return sorted(list(globals()) + list(_SUBMODULES))
+
+__all__ = list(_SUBMODULES)

@@ -242,3 +242,9 @@ def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None,
     """``scipy.fft.ihfft2``: ``ihfftn`` over the last two axes."""
     _no_plan("ihfft2", plan)
     return _r2cn(False, x, s, axes, norm, workers, None)
+
+
+__all__ = [
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "fft2", "ifft2", "rfftn", "irfftn",
+    "rfft2", "irfft2", "hfftn", "ihfftn", "hfft2", "ihfft2",
+]

@@ -215,3 +215,9 @@ def next_fast_len(target, real=False):
     if target <= 16:  # every length up to 16 is 13-smooth (17 is the first prime above)
         return target
     return _next_smooth(target)
+
+
+__all__ = [
+    "asfarray", "complex_dtype", "real_dtype", "check_norm", "norm_code", "swap_direction", "check_workers",
+    "normalize_axis", "check_n", "axis_and_n", "init_nd_shape_and_axes", "fix_shape", "next_fast_len",
+]

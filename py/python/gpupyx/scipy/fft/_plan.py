@@ -189,3 +189,6 @@ def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
         last = None if shape is None else shape[-1]
         out_size = 2 * (a.shape[axes[-1]] - 1) if last is None else last
     return FFTPlan(_Layout(value_type, _plan_dtype(a.dtype, value_type), in_shape, axes, out_size))
+
+
+__all__ = ["FFTPlan", "given", "suspended", "get_fft_plan"]

@@ -247,3 +247,6 @@ def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=Non
 def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):
     """``scipy.fft.idstn``: ``idst`` along each of ``axes``."""
     return _r2rn(False, True, x, type, s, axes, norm, workers, orthogonalize)
+
+
+__all__ = ["dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn"]

@@ -98,3 +98,6 @@ def irfft(x, n=None, axis=-1, overwrite_x=False):
     z.real[_along(nd, axis, slice(1, m // 2 + 1))] = x[_along(nd, axis, slice(1, m, 2))]
     z.imag[_along(nd, axis, slice(1, (m + 1) // 2))] = x[_along(nd, axis, slice(2, m, 2))]
     return _fft.irfft(z, n, axis, None, overwrite_x)
+
+
+__all__ = ["fft", "ifft", "fftn", "ifftn", "fft2", "ifft2", "rfft", "irfft"]

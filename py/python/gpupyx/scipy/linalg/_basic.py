@@ -349,3 +349,6 @@ def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=Tr
     if b_is_1d:
         x = materialize(x[..., 0])
     return x, residues, rank, s
+
+
+__all__ = ["solve", "solve_triangular", "inv", "det", "lstsq"]

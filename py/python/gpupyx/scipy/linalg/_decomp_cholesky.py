@@ -93,3 +93,6 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
 
     x = solve_batched(run, c, b2, batch)
     return materialize(x[..., 0]) if cb == 1 else x
+
+
+__all__ = ["cholesky", "cho_factor", "cho_solve"]

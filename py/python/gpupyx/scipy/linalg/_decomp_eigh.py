@@ -177,3 +177,6 @@ def _select_by_value(w, v, lo, hi):
     vf = v.reshape((-1,) + v.shape[-2:])
     vs = gp.stack([vf[i, :, int(f):int(f) + count] for i, f in enumerate(first)])
     return ws, vs.reshape(batch + v.shape[-2:-1] + (count,))
+
+
+__all__ = ["eigh"]

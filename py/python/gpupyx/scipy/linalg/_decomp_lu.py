@@ -151,3 +151,6 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     pd = gp.asarray(p.reshape(nd + (m,)))
     P = (pd[..., :, None] == gp.arange(m)).astype(real)
     return P, L, U
+
+
+__all__ = ["lu_factor", "lu_solve", "lu"]

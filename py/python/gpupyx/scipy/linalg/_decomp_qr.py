@@ -74,3 +74,6 @@ def qr(a, overwrite_a=False, lwork=_NO_VALUE, mode="full", pivoting=False, check
     else:
         q = _decomp.qr_q(h, tau, m)
     return q, r
+
+
+__all__ = ["qr"]

@@ -38,3 +38,6 @@ def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=
     u, s, vh = _decomp.svd(a1, full_matrices=bool(full_matrices), compute_uv=True)
     return u, s, vh
 
+
+
+__all__ = ["svd"]

@@ -132,3 +132,6 @@ def expm(A):
         gp.copyto(r.diagonal(0, -2, -1), gp.exp(d))
     return materialize(r) if not r.flags.c_contiguous else r
 
+
+
+__all__ = ["expm"]

@@ -37,3 +37,6 @@ def tril(m, k=0):
 def triu(m, k=0):
     """Zeros below diagonal ``k`` of the last two axes (``gpupy.triu``)."""
     return gp.triu(m, k)
+
+
+__all__ = ["block_diag", "tril", "triu"]

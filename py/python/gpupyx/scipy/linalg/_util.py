@@ -124,3 +124,9 @@ def zero_diagonal_positions(a):
         return []
     z = gp.asnumpy(zero).reshape(-1, d.shape[-1])
     return [(int(b), int(numpy.argmax(z[b]))) for b in numpy.flatnonzero(z.any(axis=1))]
+
+
+__all__ = [
+    "LinAlgWarning", "lapack_dtype", "solve_dtype", "real_dtype", "as_array", "check_finite", "validated",
+    "core_ndim", "batch_shape", "broadcast", "singular_error", "flat_nonzero", "zero_diagonal_positions",
+]
