@@ -321,19 +321,25 @@ def test_0d_operands_to_matmul_raise_value_error(rng):
 def test_numpy_operands_raise_type_error(rng):
     x, y = random_array(rng, (3, 4), np.float32), random_array(rng, (4, 2), np.float32)
     a = gp.asarray(x)
-    # gpupy's refusals (NumPy would compute these): operators defer to Python's TypeError,
-    # functions name the type.
+    # gpupy's functions refuse NumPy operands and name the type (NumPy would compute).
     for call, words in [
-        # gpupy's __matmul__ defers to NumPy's __rmatmul__, which refuses an operand whose
-        # __array_ufunc__ is None; the other way round both defer and Python refuses.
-        (lambda: a @ y, r"operand 'gpupy.ndarray' does not support ufuncs"),
-        (lambda: y.T @ a.T, r"unsupported operand type\(s\) for @"),
         (lambda: gp.matmul(a, y), r"Unsupported type ndarray \(expected a gpupy\.ndarray\)"),
         (lambda: gp.dot(x, gp.asarray(y)), r"Unsupported type ndarray \(expected a gpupy\.ndarray\)"),
     ]:
         with pytest.raises(TypeError, match=words):
             call()
     assert_product_close(a @ gp.asarray(y), x, y)  # still usable
+
+
+def test_operators_with_numpy_operands_run_on_the_gpu(rng):
+    # The @ operator with a NumPy operand on either side reaches np.matmul, which hands
+    # the call to gpupy (NEP 13, ndarray.__array_ufunc__): the product runs on the GPU
+    # and is a gpupy array.
+    x, y = random_array(rng, (3, 4), np.float32), random_array(rng, (4, 2), np.float32)
+    a = gp.asarray(x)
+    for got, want_a, want_b in [(a @ y, x, y), (y.T @ a.T, y.T, x.T)]:
+        assert isinstance(got, gp.ndarray)
+        assert_product_close(got, want_a, want_b)
 
 
 # --- every dtype, exact integer products ---------------------------------------------

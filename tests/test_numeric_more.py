@@ -7,6 +7,7 @@ ldexp, modf, fix, digitize, integer results); otherwise within a few ulps of the
 result's dtype: ``RTOL_FEW`` is 8 units of rounding (each result is at most ~4 IEEE
 operations or one libdevice call of <= 2 ulp away from NumPy's evaluation)."""
 
+import re
 import warnings
 
 import numpy as np
@@ -31,6 +32,37 @@ def _close(g, w, ulps=8, atol=0.0):
     assert got.shape == w.shape and got.dtype == w.dtype, (got.shape, got.dtype, w.shape, w.dtype)
     np.testing.assert_allclose(got, w, rtol=_rtol(w.dtype if w.dtype.kind in "fc" else np.float64, ulps), atol=atol,
                                equal_nan=True)
+
+
+def _within(g, w, bound):
+    """``|g - w| <= bound`` elementwise (``bound`` an array of ``w``'s shape, derived by
+    the caller), same shape and dtype."""
+    w = np.asarray(w)
+    got = g.get()
+    assert got.shape == w.shape and got.dtype == w.dtype, (got.shape, got.dtype, w.shape, w.dtype)
+    wide = np.complex128 if w.dtype.kind == "c" else np.float64
+    err = np.abs(got.astype(wide) - w.astype(wide))
+    assert np.all(err <= bound), f"error beyond the bound by up to {np.max(err - bound)!r}"
+
+
+def _numpy_error(numpy_call):
+    """The exception the installed NumPy raises for ``numpy_call`` (None if it returns);
+    NumPy's deprecation warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            numpy_call()
+        except Exception as e:  # noqa: BLE001 - whatever NumPy raises is the expectation
+            return e
+    return None
+
+
+def _raises_as_numpy(gpupy_call, numpy_call):
+    """Both raise, gpupy with NumPy's public error type and the installed NumPy's very
+    message (no version's wording written into the test)."""
+    err = _numpy_error(numpy_call)
+    assert err is not None, "NumPy did not raise"
+    raises_like(gpupy_call, numpy_call, match=f"^{re.escape(str(err))}$")
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
@@ -76,7 +108,15 @@ def test_frexp_ldexp_modf_fix_exact(rng, dtype):
             ex[:4] = [2000, -2000, 1, -1]
             assert_equal_to_numpy(gp.ldexp(gx, gp.asarray(ex)), np.ldexp(x, ex))
         assert_equal_to_numpy(gp.ldexp(gx, 3), np.ldexp(x, 3))
-    assert_equal_to_numpy(gp.fix(gx), np.fix(x))
+    # NumPy 2.5 deprecated fix: gpupy warns exactly when the installed NumPy does.
+    with warnings.catch_warnings(record=True) as np_warned:
+        warnings.simplefilter("always", DeprecationWarning)
+        want = np.fix(x)
+    with warnings.catch_warnings(record=True) as gp_warned:
+        warnings.simplefilter("always", DeprecationWarning)
+        got = gp.fix(gx)
+    assert [str(w.message) for w in gp_warned] == [str(w.message) for w in np_warned]
+    assert_equal_to_numpy(got, want)
     raises_like(lambda: gp.ldexp(gx, gx.astype(np.float64)), lambda: np.ldexp(x, x.astype(np.float64)))
 
 
@@ -129,7 +169,14 @@ def test_ediff1d_trapezoid_unwrap(rng, dtype):
     x = random_array(rng, (4, 7), dtype)
     g = gp.asarray(x)
     assert_equal_to_numpy(gp.ediff1d(g), np.ediff1d(x))
-    assert_equal_to_numpy(gp.ediff1d(g[:, ::-2], to_begin=[1, 2], to_end=3), np.ediff1d(x[:, ::-2], to_begin=[1, 2], to_end=3))
+    # to_begin/to_end must cast to ary's dtype under same_kind, judged on their dtypes:
+    # Python ints are int64 arrays there, refused by an unsigned ary (NumPy's TypeError).
+    for kw in ({"to_begin": [1, 2], "to_end": 3}, {"to_begin": np.array([1, 2], dtype), "to_end": np.array(3, dtype)},
+               {"to_end": [4]}):
+        if _numpy_error(lambda: np.ediff1d(x[:, ::-2], **kw)) is None:
+            assert_equal_to_numpy(gp.ediff1d(g[:, ::-2], **kw), np.ediff1d(x[:, ::-2], **kw))
+        else:
+            _raises_as_numpy(lambda: gp.ediff1d(g[:, ::-2], **kw), lambda: np.ediff1d(x[:, ::-2], **kw))
     raises_like(lambda: gp.ediff1d(g, to_begin=[1.5]) if np.dtype(dtype).kind != "f" else gp.ediff1d(g, to_begin=[1j]),
                 lambda: np.ediff1d(x, to_begin=[1.5]) if np.dtype(dtype).kind != "f" else np.ediff1d(x, to_begin=[1j]))
     xs = np.cumsum(rng.uniform(0.1, 1.0, 7))
@@ -178,25 +225,85 @@ def test_convolve_correlate(rng, dtype, n, m, mode):
     raises_like(lambda: gp.correlate(gp.asarray(a[:0]), gp.asarray(v)), lambda: np.correlate(a[:0], v))
 
 
+def _unit_roundoff(dtype):
+    return np.finfo(dtype).eps / 2
+
+
+def _abs_wide(x):
+    """|x| computed in float64/complex128 (no rounding of its own at x's precision)."""
+    return np.abs(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+
+
+def _check_cross(a, b, axisa=-1, axisb=-1, axisc=-1):
+    """gpupy's cross of ``a`` and ``b`` against the installed NumPy's: the same error
+    (NumPy 2.5 refuses 2-vectors, earlier versions take them with a DeprecationWarning),
+    or the same result: exact for integers; for inexact dtypes within the bound below.
+
+    A component is ``x*y - z*t``. Real: both libraries do one correctly rounded multiply
+    per product and one subtraction, in the same order, but the bound covers any
+    evaluation. A complex product's real (imaginary) part is ``xr*yr - xi*yi`` with at
+    most 2 roundings (an FMA included): error <= 2u |x||y|; the subtraction adds <= u
+    (|x||y| + |z||t|). So each library is within 3u S of the exact value per part, with
+    S = |x||y| + |z||t|; the two within 6u S per part, 6 sqrt(2) u S in modulus. The
+    error is relative to S, not to the result: with cancellation a few ulps of the
+    result are not a valid bound."""
+    kw = {"axisa": axisa, "axisb": axisb, "axisc": axisc}
+    ga, gb = gp.asarray(a), gp.asarray(b)
+    if _numpy_error(lambda: np.cross(a, b, **kw)) is not None:
+        _raises_as_numpy(lambda: gp.cross(ga, gb, **kw), lambda: np.cross(a, b, **kw))
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        want = np.cross(a, b, **kw)
+        got = gp.cross(ga, gb, **kw)
+    if want.dtype.kind in "iub":
+        assert_equal_to_numpy(got, want)
+        return
+    # S per component, from |a| and |b| in float64 (2-vectors padded with a zero).
+    A = np.moveaxis(_abs_wide(a), axisa, -1)
+    B = np.moveaxis(_abs_wide(b), axisb, -1)
+    both_2 = A.shape[-1] == 2 and B.shape[-1] == 2
+    A = np.concatenate([A, np.zeros(A.shape[:-1] + (3 - A.shape[-1],))], axis=-1)
+    B = np.concatenate([B, np.zeros(B.shape[:-1] + (3 - B.shape[-1],))], axis=-1)
+    a0, a1, a2 = A[..., 0], A[..., 1], A[..., 2]
+    b0, b1, b2 = B[..., 0], B[..., 1], B[..., 2]
+    S = np.stack(np.broadcast_arrays(a1 * b2 + a2 * b1, a2 * b0 + a0 * b2, a0 * b1 + a1 * b0), axis=-1)
+    S = S[..., 2] if both_2 else np.moveaxis(S, -1, axisc)
+    u = _unit_roundoff(want.dtype)
+    _within(got, want, 6 * np.sqrt(2) * u / (1 - 3 * u) * S)  # / (1 - 3u): the O(u^2) terms
+
+
+def _check_dot_products(got, want, terms, scale):
+    """Results of ``terms``-term dot products against NumPy: exact for integers; otherwise
+    each library is within sqrt(2) gamma_{k+2} sum_j |x_j||y_j| of the exact value
+    (Higham, complex inner products, any summation order; gamma_k for real ones), so
+    the two within twice that. ``scale``: sum_j |x_j||y_j| per result (k = ``terms``)."""
+    want = np.asarray(want)
+    if want.dtype.kind in "iub":
+        assert_equal_to_numpy(got, want)
+        return
+    u = _unit_roundoff(want.dtype)
+    _within(got, want, 2 * np.sqrt(2) * (terms + 2) * u / (1 - (terms + 2) * u) * scale)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.complex64], ids=dtype_id)
 def test_cross_matvec_vecmat(rng, dtype):
     a, b = random_array(rng, (4, 3), dtype), random_array(rng, (2, 1, 3), dtype)
     if np.dtype(dtype).kind in "iu":
         a, b = a % 100, b % 100
-    ga, gb = gp.asarray(a), gp.asarray(b)
-    _close(gp.cross(ga, gb), np.cross(a, b), ulps=4)
-    _close(gp.cross(ga.T, gb, axisa=0, axisc=0), np.cross(a.T, b, axisa=0, axisc=0), ulps=4)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        _close(gp.cross(ga[:, :2], gb), np.cross(a[:, :2], b), ulps=4)
-        _close(gp.cross(ga[:, :2], gb[..., :2]), np.cross(a[:, :2], b[..., :2]), ulps=4)
-    raises_like(lambda: gp.cross(ga[:, :1], gb), lambda: np.cross(a[:, :1], b))
+    _check_cross(a, b)
+    _check_cross(a.T, b, axisa=0, axisc=0)
+    # 2-vectors: taken by NumPy < 2.5 (deprecated), refused by 2.5: as the installed one.
+    _check_cross(a[:, :2], b)
+    _check_cross(a[:, :2], b[..., :2])
+    _check_cross(a, b[..., :2])
+    raises_like(lambda: gp.cross(gp.asarray(a[:, :1]), gp.asarray(b)), lambda: np.cross(a[:, :1], b))
     m, v = random_array(rng, (2, 5, 4), dtype), random_array(rng, (4,), dtype)
     if np.dtype(dtype).kind in "iu":
         m, v = m % 100, v % 100
-    _close(gp.matvec(gp.asarray(m), gp.asarray(v)), np.matvec(m, v), ulps=16)
+    _check_dot_products(gp.matvec(gp.asarray(m), gp.asarray(v)), np.matvec(m, v), 4, _abs_wide(m) @ _abs_wide(v))
     w = random_array(rng, (5,), dtype)
-    _close(gp.vecmat(gp.asarray(w), gp.asarray(m)), np.vecmat(w, m), ulps=16)
+    _check_dot_products(gp.vecmat(gp.asarray(w), gp.asarray(m)), np.vecmat(w, m), 5, _abs_wide(w) @ _abs_wide(m))
     raises_like(lambda: gp.matvec(gp.asarray(m), gp.asarray(w)), lambda: np.matvec(m, w))
 
 

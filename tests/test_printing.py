@@ -53,9 +53,14 @@ def test_array_formatting_matches_numpy(rng, shape, dtype):
 
 @pytest.mark.gpu
 def test_scalar_formatting_of_0d_gpupy_arrays():
-    g = gp.asarray(np.float32(0.1))
-    assert gp.format_float_positional(g) == np.format_float_positional(np.float32(0.1))
-    assert gp.format_float_scientific(g) == np.format_float_scientific(np.float32(0.1))
+    # A 0-d gpupy array formats as NumPy's scalar of its dtype (float32 0.1 is '0.1',
+    # not the '0.10000000149011612' of NumPy's 0-d float32 array, formatted as a double).
+    for value in (np.float16(3.14), np.float32(0.1), np.float64(1 / 3)):
+        g = gp.asarray(value)
+        assert gp.format_float_positional(g) == np.format_float_positional(value)
+        assert gp.format_float_scientific(g) == np.format_float_scientific(value)
+        assert gp.format_float_positional(g, precision=3, unique=False) == np.format_float_positional(
+            value, precision=3, unique=False)
     i = gp.asarray(np.int64(-37))
     assert gp.binary_repr(i, width=8) == np.binary_repr(-37, width=8)
     assert gp.base_repr(i, 5) == np.base_repr(-37, 5)

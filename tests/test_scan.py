@@ -29,7 +29,6 @@ from helpers import (
     assert_exact,
     assert_nonfinite_match,
     dtype_id,
-    known_defect,
     unit_roundoff,
     raises_like,
     random_array,
@@ -230,14 +229,18 @@ def test_nan_variants_replace_before_integer_dtype(rng):
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=dtype_id)
-def test_complex_cumprod_of_a_first_element_with_negative_zero(request, dtype):
-    """NumPy's cumprod starts from the first element; gpupy's from (1+0j), and
-    (1+0j)(2-0j) has imaginary part +0.0, so a -0.0 part of the first element becomes
-    +0.0 (the value is the same; only its zero's sign differs)."""
-    known_defect(request, "complex cumprod: a -0.0 part of the first element comes out +0.0 (the scan combines it with Prod's identity 1+0j, kernels/src/scan/mod.rs)")
+def test_complex_cumprod_of_a_first_element_with_negative_zero(dtype):
+    """NumPy's cumprod starts from the first element. Complex multiplication has no exact
+    identity ((1+0j)(2-0j) has imaginary part +0.0), so the scan's identity is a marker
+    that is never multiplied (kernels/src/scan/mod.rs): a -0.0 part stays -0.0, and
+    (-1+0j)(-1+0j) is 1-0j as in NumPy, in every tile position."""
     x = np.array([2 - 0j, 1j], dtype=dtype)
     x[0] = complex(2.0, -0.0)
     assert_exact(gp.cumprod(gp.asarray(x)).get(), np.cumprod(x))
+    for n in (2, 3, 1000, 70001):  # one thread, one tile, several tiles (look-back)
+        y = np.full(n, -1 + 0j, dtype=dtype)
+        y[1::7] = complex(1.0, -0.0)
+        assert_exact(gp.cumprod(gp.asarray(y)).get(), np.cumprod(y))
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64], ids=dtype_id)

@@ -45,12 +45,6 @@ def prop_values(dtype, shape, prod):
 @given(data=st.data(), name=st.sampled_from(SCANS), dtype=st.sampled_from(PROP_DTYPES), shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=6))
 def test_property_scans(data, name, dtype, shape):
     x = data.draw(prop_values(dtype, shape, "prod" in name))
-    if "prod" in name and x.dtype.kind == "c":
-        # Known defect, recorded deterministically by test_scan.py::
-        # test_complex_cumprod_of_a_first_element_with_negative_zero (strict xfail): the
-        # first element's -0.0 parts come out +0.0 (only that element is affected). Until
-        # the fix the inputs here have no -0.0 parts (x + 0 turns them into +0.0).
-        x = x + x.dtype.type(0)
     axis = data.draw(st.sampled_from([None] + list(range(-x.ndim, x.ndim))) if x.ndim else st.sampled_from([None, 0]))
     g = gp.asarray(x)
     if x.ndim and data.draw(st.booleans()):

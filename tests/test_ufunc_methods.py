@@ -10,6 +10,18 @@ first for subtract), so each result is within n roundings of the exact value for
 combined operands, each step rounding once (plus at most 4 ulps of libdevice for
 hypot/logaddexp/arctan2): ``rtol = atol = 2 * 5 * n * eps`` of the result dtype
 (``_float_tol``), absolute against ``max(1, |result|)``.
+
+arctan2 is folded left to right by both libraries (NumPy's order); the difference is
+libdevice's atan2 (at most 2 ulp) against libm's (at most 1 ulp), at most 3 ulp per step.
+A difference in the running value ``a`` carries into ``arctan2(a, x)`` with relative gain
+``t / ((1 + t^2) atan t) <= 1`` (``t = a / x > 0``: the test data are positive), so n
+steps differ by at most ``3 n`` ulp relative, within ``_float_tol``.
+
+The reference is NumPy's ``reduce``/``reduceat``, except where the installed NumPy's
+reduction of a ufunc is not the left fold of its own elementwise calls
+(``_numpy_reduce_is_its_fold``): NumPy 2.5's float64 arctan2.reduce returns
+``arctan2(x[0], x[-1])``. There the reference is that fold, of NumPy's elementwise
+calls (``_LeftFold``), after NumPy's own call (its errors, result shape and dtype).
 """
 
 import numpy as np
@@ -93,6 +105,85 @@ FEW = [(name, dt) for name, dts in REDUCIBLE.items() for dt in (dts[:1] if len(d
 FEW_IDS = [f"{name}-{dtype_id(dt)}" for name, dt in FEW]
 
 
+def _numpy_reduce_is_its_fold(npf, dtype):
+    """Whether the installed NumPy's ``npf.reduce`` over ``dtype`` is the left fold of its
+    own elementwise calls, ``npf(npf(x0, x1), x2) ...`` (it is not for NumPy 2.5's float64
+    arctan2: its loop, given the reduction's aliased output, combines x[0] with each x[j]
+    without chaining, so the result is ``arctan2(x[0], x[-1])``)."""
+    if np.dtype(dtype).kind not in "fc":
+        return True
+    x = np.array([1.1, 0.7, 1.05, 0.99, 1.2, 0.57]).astype(dtype)
+    with np.errstate(all="ignore"):
+        fold = x[0]
+        for v in x[1:]:
+            fold = npf(fold, v)
+        reduced = npf.reduce(x)
+    return bool(np.allclose(reduced, fold, rtol=1e3 * np.finfo(dtype).eps, atol=0))
+
+
+class _LeftFold:
+    """NumPy's ``reduce`` and ``reduceat`` of ``npf`` as left folds of NumPy's elementwise
+    ``npf`` calls, for a ufunc whose installed NumPy reduction is not. NumPy's own call
+    runs first: its errors, and its result's shape and dtype."""
+
+    def __init__(self, npf):
+        self.npf = npf
+
+    def _fold(self, x, start=None, mask=None):
+        """Left fold over the last axis of ``x``, from ``start`` when given, skipping the
+        elements where ``mask`` is False (NumPy requires ``initial`` with a mask here)."""
+        acc = start
+        for j in range(x.shape[-1]):
+            if acc is None:
+                acc = x[..., j].copy()
+            else:
+                new = self.npf(acc, x[..., j])
+                acc = new if mask is None else np.where(mask[..., j], new, acc)
+        return acc
+
+    def reduce(self, h, axis=0, dtype=None, keepdims=False, initial=np._NoValue, where=True):
+        want = self.npf.reduce(h, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+        want = np.asarray(want)
+        if want.size == 0:
+            return want
+        x = np.asarray(h).astype(want.dtype)
+        mask = np.broadcast_to(where, x.shape)
+        # The reduced axes moved to the end and merged, in C order (NumPy has accepted
+        # several only for reorderable ufuncs).
+        axes = list(range(x.ndim)) if axis is None else [int(a) % x.ndim for a in np.atleast_1d(axis)]
+        keep = [d for d in range(x.ndim) if d not in axes]
+        lead = tuple(x.shape[d] for d in keep) + (-1,)
+        x, mask = x.transpose(keep + axes).reshape(lead), mask.transpose(keep + axes).reshape(lead)
+        start = None if initial is np._NoValue else np.full(x.shape[:-1], initial, want.dtype)
+        r = self._fold(x, start, None if where is True else mask)
+        if r is None:
+            return want
+        return np.asarray(r, want.dtype).reshape(want.shape)
+
+    def reduceat(self, h, indices, axis=0, dtype=None):
+        want = self.npf.reduceat(h, indices, axis=axis, dtype=dtype)
+        idx = np.asarray(indices).astype(np.intp).reshape(-1)
+        x = np.moveaxis(np.asarray(h).astype(want.dtype), axis, -1)
+        cols = []
+        for i, s in enumerate(idx.tolist()):
+            if i + 1 == idx.size:
+                e = x.shape[-1]
+            else:
+                e = idx[i + 1] if s < idx[i + 1] else s + 1  # NumPy: x[s] alone where indices do not increase
+            cols.append(self._fold(x[..., s:e]))
+        if not cols:
+            return want
+        r = np.moveaxis(np.stack(cols, axis=-1), -1, axis)
+        assert r.shape == want.shape, (r.shape, want.shape)
+        return r.astype(want.dtype)
+
+
+def _reference(npf, dtype):
+    """What gpupy's reduce/reduceat of ``npf`` over ``dtype`` is compared with: NumPy's
+    ufunc, or the left fold of its elementwise calls where NumPy's reduction is not it."""
+    return npf if _numpy_reduce_is_its_fold(npf, dtype) else _LeftFold(npf)
+
+
 def _axes(ndim, name):
     axes = [0, -1, None] if ndim else [None]
     if ndim >= 2 and name not in ("subtract", "divide", "arctan2"):
@@ -120,8 +211,8 @@ def _check(gp_call, np_call, n):
 @pytest.mark.parametrize("name,dtype", CASES, ids=CASE_IDS)
 def test_reduce(rng, name, dtype, shape):
     h0 = _data(rng, shape, dtype, name)
+    npf, gpf = _reference(getattr(np, name), dtype), getattr(gp, name)
     for h, g in _views(h0, gp.asarray(h0)):
-        npf, gpf = getattr(np, name), getattr(gp, name)
         for axis in _axes(h.ndim, name):
             for keepdims in (False, True):
                 n = h.size if axis is None else int(np.prod([h.shape[a] for a in np.atleast_1d(axis)]))
@@ -133,7 +224,7 @@ def test_reduce(rng, name, dtype, shape):
 def test_reduce_initial_where_dtype_out(rng, name, dtype):
     h = _data(rng, (5, 6), dtype, name)
     g = gp.asarray(h)
-    npf, gpf = getattr(np, name), getattr(gp, name)
+    npf, gpf = _reference(getattr(np, name), dtype), getattr(gp, name)
     mask = rng.integers(0, 2, size=(5, 6)).astype(bool)
     initial = np.ones((), dtype)[()]
     _check(lambda: gpf.reduce(g, axis=1, initial=initial), lambda: npf.reduce(h, axis=1, initial=initial), 7)
@@ -183,7 +274,7 @@ REDUCEAT_INDICES = [[0], [0, 2, 1, 3], [0, 1, 2, 3, 4, 5, 6], [6, 0], [1, 1, 1],
 @pytest.mark.parametrize("indices", REDUCEAT_INDICES, ids=[str(i) for i in REDUCEAT_INDICES])
 def test_reduceat(rng, name, dtype, indices):
     h0 = _data(rng, (3, 7), dtype, name)
-    npf, gpf = getattr(np, name), getattr(gp, name)
+    npf, gpf = _reference(getattr(np, name), dtype), getattr(gp, name)
     g0 = gp.asarray(h0)
     _check(lambda: gpf.reduceat(g0, indices, axis=1), lambda: npf.reduceat(h0, indices, axis=1), 7)
     _check(lambda: gpf.reduceat(g0[::-1, ::-1], gp.asarray(np.array(indices)), axis=-1),
@@ -225,6 +316,9 @@ def test_at_errors(rng):
     raises_like(lambda: gp.negative.at(gp.asarray(h), [0], 1.0), lambda: np.negative.at(h.copy(), [0], 1.0),
                 "unary")
     raises_like(lambda: gp.add.at(gp.asarray(h), [7], 1.0), lambda: np.add.at(h.copy(), [7], 1.0))
+    hb = h > 0  # a unary ufunc with no loop for the dtype: NumPy's TypeError
+    raises_like(lambda: gp.negative.at(gp.asarray(hb), [0, 1]), lambda: np.negative.at(hb.copy(), [0, 1]),
+                "boolean negative")
 
 
 def test_method_errors(rng):

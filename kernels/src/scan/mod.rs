@@ -83,6 +83,12 @@ pub trait Combine<A: Copy> {
     /// What `nan` mode puts in place of a NaN: NumPy's 0 (+0.0) or 1.
     const FILL: A;
     fn op(a: A, b: A) -> A;
+    /// An input value as the scan combines it (`Prod` on complex keeps data off its
+    /// identity marker).
+    #[inline(always)]
+    fn load(x: A) -> A {
+        x
+    }
 }
 
 /// `cumsum`: wrapping for integers.
@@ -120,14 +126,33 @@ impl Combine<c128> for Sum {
         cx::add(a, b)
     }
 }
+/// The bits of complex `Prod`'s identity, a NaN payload that data never carries (`load`
+/// turns any input NaN with it into the canonical NaN). IEEE complex multiplication has no
+/// exact identity: (1+0j)(a-0j) has imaginary part +0.0 for a > 0, so an identity that
+/// is multiplied would turn a first element's -0.0 part into +0.0 where NumPy's cumprod,
+/// which starts from the first element, keeps it. `op` skips the marker instead.
+const PROD_ID_BITS: u64 = 0x7ff8_5ca1_ab1e_0001;
+
 impl Combine<c128> for Prod {
-    // Not an exact identity for signed zeros ((1+0j)(a-0j) has imaginary part +0.0 for
-    // a > 0): a complex cumprod whose first element has a -0.0 part gives +0.0 there.
-    const ID: c128 = c128::new(1.0, 0.0);
+    const ID: c128 = c128::new(f64::from_bits(PROD_ID_BITS), f64::from_bits(PROD_ID_BITS));
     const FILL: c128 = c128::new(1.0, 0.0);
     #[inline(always)]
     fn op(a: c128, b: c128) -> c128 {
-        cx::mul(a, b)
+        if a.re.to_bits() == PROD_ID_BITS {
+            b
+        } else if b.re.to_bits() == PROD_ID_BITS {
+            a
+        } else {
+            cx::mul(a, b)
+        }
+    }
+    #[inline(always)]
+    fn load(x: c128) -> c128 {
+        if x.re.to_bits() == PROD_ID_BITS {
+            c128::new(f64::NAN, x.im)
+        } else {
+            x
+        }
     }
 }
 
@@ -162,7 +187,7 @@ pub fn load_value<E: ScanElem, O: Combine<E::Acc>>(x: E, nan: bool) -> E::Acc {
     if nan && x.is_nan() {
         O::FILL
     } else {
-        x.widen()
+        O::load(x.widen())
     }
 }
 
@@ -327,6 +352,21 @@ mod tests {
                 c128::new(-1.0, 0.0),
                 c128::new(-2.0, 0.0)
             ]
+        );
+        // The first element as NumPy's sequential product keeps it: a -0.0 part stays.
+        let first = cumprod(&[c128::new(2.0, -0.0), c128::new(-1.0, 0.0)], false);
+        assert!(first[0].im == 0.0 && first[0].im.is_sign_negative());
+        // (-1+0j)(-1+0j) = 1-0j.
+        let p = cumprod(&[c64::new(-1.0, 0.0), c64::new(-1.0, 0.0)], false);
+        assert!(p[1].im == 0.0 && p[1].im.is_sign_negative() && p[1].re == 1.0);
+        // Data carrying the identity's NaN payload is still NaN, not skipped.
+        let marked = f64::from_bits(PROD_ID_BITS);
+        let m = cumprod(&[c128::new(marked, 0.0), c128::new(3.0, 0.0)], false);
+        assert!(m[1].re.is_nan());
+        assert!(
+            cumprod(&[c128::new(3.0, 0.0), c128::new(marked, 1.0)], false)[1]
+                .re
+                .is_nan()
         );
     }
 

@@ -34,6 +34,9 @@ The names follow NumPy; GPU-specific ones follow CuPy (``gpupy.cuda.Device``,
 #                             (on fft), _vector_products, _window, then _polynomial (on
 #                             linalg and the lines before it): NumPy's numeric functions
 #                             composed of the modules above
+#   _statistics_more, _histograms_more, _lexsort, _bits, _shape_logic, emath: cov,
+#                             corrcoef, nan-quantiles, histogram2d/dd, lexsort, packbits,
+#                             diagonal, broadcast, einsum_path and numpy.emath (on the above)
 #   testing (on _creation: NumPy's assertions on host copies)
 # This package module imports them all and re-exports their public names.
 
@@ -207,6 +210,18 @@ from gpupy._polynomial import *  # noqa: E402,F401,F403  (vander, polyfit, roots
 __all__ += [*_comparison.__all__, *_ufunclike.__all__, *_type_check.__all__, *_calculus.__all__,
             *_interpolation.__all__, *_convolution.__all__, *_vector_products.__all__, *_window.__all__,
             *_polynomial.__all__]
+
+# Statistics, histograms, lexsort, bit packing and shape-only functions (above them all).
+from gpupy import _bits, _histograms_more, _lexsort, _shape_logic, _statistics_more, emath  # noqa: E402
+
+from gpupy._statistics_more import *  # noqa: E402,F401,F403  (cov, corrcoef, nanmedian, nanquantile, ...)
+from gpupy._histograms_more import *  # noqa: E402,F401,F403  (histogram_bin_edges, histogram2d, histogramdd)
+from gpupy._lexsort import *  # noqa: E402,F401,F403  (lexsort)
+from gpupy._bits import *  # noqa: E402,F401,F403  (packbits, unpackbits)
+from gpupy._shape_logic import *  # noqa: E402,F401,F403  (diagonal, broadcast, einsum_path)
+
+__all__ += [*_statistics_more.__all__, *_histograms_more.__all__, *_lexsort.__all__, *_bits.__all__,
+            *_shape_logic.__all__, "emath"]
 
 # Dask support (optional): registers gpupy with dask.array and distributed when (and
 # whenever) they are imported; imports no Dask itself. See _dask.py.

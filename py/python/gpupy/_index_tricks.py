@@ -397,6 +397,15 @@ def select(condlist, choicelist, default=0):
     for i, c in enumerate(conds):
         if c.dtype != numpy.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    # The Python scalars among the choices are weak in the result dtype, but NumPy then
+    # writes each choice as an array (int64, float64, complex128) with ``copyto``'s
+    # ``same_kind`` rule: a Python int choice into an unsigned result raises there.
+    # (The default is filled in unchecked, as NumPy's ``full`` does.)
+    for choice in choices[::-1]:
+        if type(choice) in py_scalar:
+            src = numpy.asarray(choice).dtype
+            if not numpy.can_cast(src, dtype, "same_kind"):
+                raise TypeError(f"Cannot cast array data from {src!r} to {dtype!r} according to the rule 'same_kind'")
     result = _device(numpy.asarray(dflt, dtype=dtype)) if not isinstance(dflt, ndarray) else dflt.astype(dtype)
     for cond, choice in zip(conds[::-1], choices[::-1]):
         c = choice.astype(dtype) if isinstance(choice, ndarray) else asarray(numpy.asarray(choice, dtype=dtype))

@@ -1,6 +1,7 @@
 """More array manipulation (NumPy's "Adding and removing elements", ``block``,
-``unstack``, ``row_stack`` and the functional helpers ``apply_along_axis`` and
-``apply_over_axes``), composed from ``_manipulation``'s joins and copies.
+``unstack``, ``row_stack`` where the installed NumPy still has it, and the functional
+helpers ``apply_along_axis`` and ``apply_over_axes``), composed from ``_manipulation``'s
+joins and copies.
 
 Where the positions to insert or delete come from the caller as host objects (ints,
 slices, lists, NumPy arrays), the index bookkeeping is NumPy's own, done on the host
@@ -33,7 +34,7 @@ from gpupy._manipulation import (
 from gpupy._reduction import max as _max, min as _min
 
 __all__ = [
-    "append", "insert", "delete", "resize", "trim_zeros", "unstack", "block", "row_stack",
+    "append", "insert", "delete", "resize", "trim_zeros", "unstack", "block",
     "apply_along_axis", "apply_over_axes",
 ]
 
@@ -216,15 +217,20 @@ def unstack(x, /, *, axis=0):
     return tuple(m[i] for i in range(m.shape[0]))
 
 
-def row_stack(tup, *, dtype=None, casting="same_kind"):
-    """``vstack`` under its old name (NumPy deprecated it in 2.0; gpupy keeps the alias
-    with NumPy's warning).
+# NumPy deprecated ``row_stack`` in 2.0 and removed it in 2.5 (CuPy 14 has none):
+# gpupy has the alias, with NumPy's warning, exactly when the installed NumPy has it.
+if hasattr(numpy, "row_stack"):
 
-    .. seealso:: numpy.vstack"""
-    warnings.warn(
-        "`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2
-    )
-    return vstack(tup, dtype=dtype, casting=casting)
+    def row_stack(tup, *, dtype=None, casting="same_kind"):
+        """``vstack`` under its old name, deprecated (only with a NumPy that still has it).
+
+        .. seealso:: numpy.vstack"""
+        warnings.warn(
+            "`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2
+        )
+        return vstack(tup, dtype=dtype, casting=casting)
+
+    __all__.append("row_stack")
 
 
 # ---------------------------------------------------------------------------------------
@@ -264,11 +270,25 @@ def _block_check_depths_match(arrays, parent_index=()):
     return parent_index, numpy.ndim(arrays), numpy.size(arrays)
 
 
-def _concatenate_shapes(shapes, axis):
+# NumPy's ``block`` joins blocks by repeated ``concatenate`` unless the result is large
+# (``list_ndim * size > 2 * 512 * 512``: then it copies into slices, as gpupy always
+# does); a shape mismatch raises the error of the path NumPy takes.
+_BLOCK_SLICING_MIN = 2 * 512 * 512
+
+
+def _concatenate_shapes(shapes, axis, slicing_error):
     shape_at_axis = [shape[axis] for shape in shapes]
     first = shapes[0]
-    if any(s[:axis] != first[:axis] or s[axis + 1 :] != first[axis + 1 :] for s in shapes):
-        raise ValueError(f"Mismatched array shapes in block along axis {axis}.")
+    for i, s in enumerate(shapes[1:], 1):
+        if s[:axis] != first[:axis] or s[axis + 1 :] != first[axis + 1 :]:
+            if slicing_error:
+                raise ValueError(f"Mismatched array shapes in block along axis {axis}.")
+            d = next(d for d in range(len(first)) if d != axis and s[d] != first[d])
+            raise ValueError(
+                "all the input array dimensions except for the concatenation axis must match exactly, "
+                f"but along dimension {d}, the array at index 0 has size {first[d]} and the array "
+                f"at index {i} has size {s[d]}"
+            )
     shape = first[:axis] + (sum(shape_at_axis),) + first[axis + 1 :]
     offsets, total = [], 0
     for n in shape_at_axis:
@@ -277,11 +297,13 @@ def _concatenate_shapes(shapes, axis):
     return shape, [(slice(a, b),) for a, b in offsets]
 
 
-def _block_info(arrays, max_depth, result_ndim, depth=0):
+def _block_info(arrays, max_depth, result_ndim, slicing_error, depth=0):
     if depth < max_depth:
-        shapes, slices, arrs = zip(*[_block_info(a, max_depth, result_ndim, depth + 1) for a in arrays])
+        shapes, slices, arrs = zip(
+            *[_block_info(a, max_depth, result_ndim, slicing_error, depth + 1) for a in arrays]
+        )
         axis = result_ndim - max_depth + depth
-        shape, prefixes = _concatenate_shapes(shapes, axis)
+        shape, prefixes = _concatenate_shapes(shapes, axis, slicing_error)
         slices = [p + s for p, inner in zip(prefixes, slices) for s in inner]
         return shape, slices, functools.reduce(operator.add, arrs)
     arr = array(arrays, copy=False, ndmin=result_ndim)
@@ -293,12 +315,13 @@ def block(arrays):
     the last axis, the outer ones along earlier axes (NumPy's ``block``).
 
     .. seealso:: numpy.block"""
-    bottom_index, arr_ndim, _ = _block_check_depths_match(arrays)
+    bottom_index, arr_ndim, final_size = _block_check_depths_match(arrays)
     list_ndim = len(bottom_index)
     if bottom_index and bottom_index[-1] is None:
         raise ValueError(f"List at {_block_format_index(bottom_index)} cannot be empty")
     result_ndim = max(arr_ndim, list_ndim)
-    shape, slices, arrs = _block_info(arrays, list_ndim, result_ndim)
+    slicing_error = list_ndim * final_size > _BLOCK_SLICING_MIN
+    shape, slices, arrs = _block_info(arrays, list_ndim, result_ndim, slicing_error)
     dtype = numpy.result_type(*[a.dtype for a in arrs])
     result = empty(shape, dtype)
     for sl, a in zip(slices, arrs):

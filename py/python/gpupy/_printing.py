@@ -16,6 +16,16 @@ def _host(a):
     return a.get() if isinstance(a, ndarray) else a
 
 
+def _host_scalar(x):
+    """A 0-d gpupy array as the NumPy scalar of its dtype (a host 0-d array would be
+    formatted as a Python float: float32 0.1 would print as 0.10000000149011612); other
+    values as they are, so NumPy gives its own errors."""
+    if isinstance(x, ndarray):
+        h = x.get()
+        return h[()] if h.ndim == 0 else h
+    return x
+
+
 def array2string(a, *args, **kwargs):
     """NumPy's ``array2string`` of a host copy of ``a`` (same arguments)."""
     return numpy.array2string(_host(a), *args, **kwargs)
@@ -32,23 +42,23 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
 
 
 def format_float_positional(x, *args, **kwargs):
-    """NumPy's ``format_float_positional`` (a 0-d gpupy array is read to the host)."""
-    return numpy.format_float_positional(_host(x), *args, **kwargs)
+    """NumPy's ``format_float_positional`` (a 0-d gpupy array is read to the host as a NumPy scalar of its dtype)."""
+    return numpy.format_float_positional(_host_scalar(x), *args, **kwargs)
 
 
 def format_float_scientific(x, *args, **kwargs):
-    """NumPy's ``format_float_scientific`` (a 0-d gpupy array is read to the host)."""
-    return numpy.format_float_scientific(_host(x), *args, **kwargs)
+    """NumPy's ``format_float_scientific`` (a 0-d gpupy array is read to the host as a NumPy scalar of its dtype)."""
+    return numpy.format_float_scientific(_host_scalar(x), *args, **kwargs)
 
 
 def base_repr(number, base=2, padding=0):
-    """NumPy's ``base_repr`` (a 0-d gpupy integer array is read to the host)."""
-    return numpy.base_repr(_host(number), base, padding)
+    """NumPy's ``base_repr`` (a 0-d gpupy integer array is read to the host as a NumPy scalar)."""
+    return numpy.base_repr(_host_scalar(number), base, padding)
 
 
 def binary_repr(num, width=None):
-    """NumPy's ``binary_repr`` (a 0-d gpupy integer array is read to the host)."""
-    return numpy.binary_repr(_host(num), width)
+    """NumPy's ``binary_repr`` (a 0-d gpupy integer array is read to the host as a NumPy scalar)."""
+    return numpy.binary_repr(_host_scalar(num), width)
 
 
 __all__ = [

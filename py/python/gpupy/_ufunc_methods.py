@@ -388,10 +388,12 @@ def at(ufunc, a, indices, b=None, /):
         raise ValueError("second operand provided when ufunc is unary")
     if not isinstance(a, ndarray):
         raise TypeError(f"{name}.at needs a gpupy.ndarray to update in place, not {type(a).__name__}")
-    b = _device(b)
     if ufunc.nin == 2:
+        b = _device(b)
         _ask_numpy(np_uf.at, numpy.ones(1, a.dtype), [0], _stand_in(b) if not isinstance(b, ndarray)
                    else numpy.ones((), b.dtype))
+    else:
+        _ask_numpy(np_uf.at, numpy.ones(1, a.dtype), [0])  # NumPy's error for a dtype with no loop
     # Flat positions of the selected elements, by gpupy's own indexing (its bounds errors).
     pos = arange(a.size, dtype=numpy.int64).reshape(a.shape)[indices]
     if pos.size == 0:

@@ -9,6 +9,7 @@ mantissa by two exact powers of two built from bits, so its only rounding is the
 multiplication, the one correctly rounded result (subnormal results included)."""
 
 import builtins
+import warnings
 
 import numpy
 
@@ -18,6 +19,9 @@ from gpupy._gpupy import ndarray
 from gpupy._indexing import where
 
 __all__ = ["ldexp", "frexp", "modf", "fix", "sinc", "i0"]
+
+# NumPy 2.5 deprecated ``fix`` (for ``trunc``): gpupy warns as the installed NumPy does.
+_FIX_DEPRECATED = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0rc1"
 
 # Per float dtype: (integer of the same width, mantissa bits, exponent-field mask, bias
 # so that frexp's mantissa lies in [0.5, 1), scale that makes a subnormal normal (log2)).
@@ -127,9 +131,16 @@ def modf(x, out=None):
 
 
 def fix(x, out=None):
-    """Rounds toward zero: NumPy 2's ``fix`` is ``trunc`` (integers stay integers).
+    """Rounds toward zero: NumPy 2's ``fix`` is ``trunc`` (integers stay integers);
+    deprecated (a DeprecationWarning) with NumPy 2.5 and later, as there.
 
     .. seealso:: numpy.fix"""
+    if _FIX_DEPRECATED:
+        warnings.warn(
+            "numpy.fix is deprecated. Use numpy.trunc instead, which is faster and follows the Array API standard.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     return _math.trunc(_operand(x), out=out)
 
 

@@ -1,5 +1,6 @@
 """Vector products of the top-level namespace: NumPy's ``cross`` (``axisa``, ``axisb``,
-``axisc``, 2-vectors with NumPy 2's DeprecationWarning) and NumPy 2.2's gufuncs
+``axisc``; 2-vectors as the installed NumPy takes them: deprecated by NumPy 2.0, refused
+since 2.5) and NumPy 2.2's gufuncs
 ``matvec`` (``(m,n),(n)->(m)``) and ``vecmat`` (``(n),(n,m)->(m)``, the vector
 conjugated), as products through ``matmul``."""
 
@@ -13,6 +14,9 @@ from gpupy._manipulation import _normalize_axis, moveaxis
 
 __all__ = ["cross", "matvec", "vecmat"]
 
+# NumPy 2.5 removed ``cross``'s deprecated 2-vectors (its error names both lengths).
+_CROSS_TAKES_2_VECTORS = numpy.lib.NumpyVersion(numpy.__version__) < "2.5.0rc1"
+
 
 def _axis_index(axis, ndim, prefix):
     try:
@@ -23,8 +27,9 @@ def _axis_index(axis, ndim, prefix):
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """The cross product of (arrays of) 3-vectors along ``axisa``/``axisb``, the result's
-    vectors along ``axisc`` (``axis`` sets all three); 2-vectors count as having a zero
-    third component (deprecated by NumPy 2; two 2-vectors give the z component only).
+    vectors along ``axisc`` (``axis`` sets all three). With a NumPy before 2.5, 2-vectors
+    count as having a zero third component (deprecated; two 2-vectors give the z
+    component only); NumPy 2.5 and later refuse them, and so does gpupy then.
 
     .. seealso:: numpy.cross"""
     if axis is not None:
@@ -37,6 +42,11 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     axisb = _axis_index(axisb, b.ndim, "axisb")
     a = moveaxis(a, axisa, -1)
     b = moveaxis(b, axisb, -1)
+    if not _CROSS_TAKES_2_VECTORS and (a.shape[-1] != 3 or b.shape[-1] != 3):
+        raise ValueError(
+            "Both input arrays must be (arrays of) 3-dimensional vectors, "
+            f"but they are {a.shape[-1]} and {b.shape[-1]} dimensional instead."
+        )
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if a.shape[-1] == 2 or b.shape[-1] == 2:

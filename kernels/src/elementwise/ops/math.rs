@@ -151,7 +151,34 @@ macro_rules! spacing {
         });
     )* };
 }
-spacing!(f16, f32, f64);
+spacing!(f32, f64);
+// float16 as NumPy's `npy_half_spacing`, which differs from its float32/float64 loops: the
+// result is always positive, a negative power of two gets the gap toward zero, and the
+// largest finite half overflows to +inf (only the positive one).
+unary!(Spacing, Self, [f16], |h| {
+    let b = h.to_bits();
+    let (e, sig) = (b & 0x7c00, b & 0x03ff);
+    let r: u16 = if e == 0x7c00 {
+        0x7e00
+    } else if b == 0x7bff {
+        0x7c00
+    } else if b & 0x8000 != 0 && sig == 0 {
+        if e > 0x2c00 {
+            e - 0x2c00
+        } else if e > 0x0400 {
+            1 << ((e >> 10) - 2)
+        } else {
+            1
+        }
+    } else if e > 0x2800 {
+        e - 0x2800
+    } else if e > 0x0400 {
+        1 << ((e >> 10) - 1)
+    } else {
+        1
+    };
+    f16::from_bits(r)
+});
 
 /// log(e^a + e^b) and log2(2^a + 2^b) without overflow, as npymath's `npy_logaddexp`:
 /// equal arguments (infinities included) give a + log(2); otherwise the larger plus
@@ -228,6 +255,11 @@ mod tests {
         assert_eq!(un::<Spacing, f32>(-0.0), f32::from_bits(1));
         assert_eq!(un::<Spacing, f64>(-1.0), -f64::EPSILON);
         assert_eq!(un::<Spacing, f16>(1.0), f16::from_bits(0x3c01) - 1.0);
+        // NumPy's half loop: -1.0 gets the gap toward zero, positive; -65504 gives 32.
+        assert_eq!(un::<Spacing, f16>(-1.0), 1.0 - f16::from_bits(0x3bff));
+        assert_eq!(un::<Spacing, f16>(-65504.0), 32.0);
+        assert_eq!(un::<Spacing, f16>(65504.0), f16::INFINITY);
+        assert_eq!(un::<Spacing, f16>(-3.0), 0.001953125);
         assert!(un::<Spacing, f64>(f64::INFINITY).is_nan());
         assert_eq!(
             bin::<Logaddexp, f64>(f64::INFINITY, f64::INFINITY),

@@ -5,7 +5,7 @@
   (Philox4x32-10); ``SeedSequence`` is NumPy's own.
 - The legacy API: ``RandomState`` and ``seed``, ``rand``, ``randn``, ``randint``,
   ``random``, ... on one process-wide state (``get_random_state``,
-  ``set_random_state``).
+  ``set_random_state``; NumPy's ``get_bit_generator``/``set_bit_generator``).
 
 See ``_generator.py`` for which draws equal NumPy's bit for bit.
 """
@@ -15,8 +15,10 @@ from gpupy.random._generator import Generator, default_rng
 from gpupy.random import _legacy
 from gpupy.random._legacy import (
     RandomState,
+    get_bit_generator,
     get_random_state,
     seed,
+    set_bit_generator,
     set_random_state,
 )
 
@@ -30,8 +32,10 @@ __all__ = [
     "RandomState",
     "SeedSequence",
     "default_rng",
+    "get_bit_generator",
     "get_random_state",
     "seed",
+    "set_bit_generator",
     "set_random_state",
     *_legacy._MODULE_FUNCTIONS,
 ]

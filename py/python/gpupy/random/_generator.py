@@ -15,6 +15,7 @@ import numpy
 from gpupy import _creation, _gpupy, _indexing, _manipulation, _scan, _sorting
 from gpupy._gpupy import ndarray
 from gpupy.random._bit_generator import BitGenerator, PCG64
+from gpupy.random._composed import Composed
 from gpupy.random._params import (
     check, float_dtype, into, negative_or_nan, out_shape, prepare, shape_of, spread,
 )
@@ -39,10 +40,11 @@ def _out_shape(size, out):
     return shape_of(size)
 
 
-class Generator:
+class Generator(Composed):
     """A random number generator on the GPU over a bit generator (``PCG64`` by default,
     or ``Philox``); NumPy's ``numpy.random.Generator`` methods and signatures, with CuPy's
-    ``dtype=`` on the real-valued ones."""
+    ``dtype=`` on the real-valued ones. The distributions composed of the kernel-backed
+    ones here (``standard_t``, ``vonmises``, ``hypergeometric``, ...) are ``Composed``'s."""
 
     def __init__(self, bit_generator):
         if isinstance(bit_generator, numpy.random.PCG64):

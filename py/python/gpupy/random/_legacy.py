@@ -6,6 +6,14 @@ A ``RandomState`` is a ``Generator`` over ``PCG64(seed)``: deterministic for a s
 but not NumPy's MT19937 numbers. The module functions use one process-wide state,
 seeded from the ``GPUPY_SEED`` environment variable when it is set (CuPy reads
 ``CUPY_SEED``), else from fresh entropy.
+
+State: NumPy's legacy ``get_state`` returns MT19937's tuple, which no gpupy generator
+has. ``get_state`` returns the bit generator's state dict instead (PCG64's is NumPy's
+own dict, so it moves to ``numpy.random.PCG64().state``), without NumPy's RuntimeWarning
+for a non-MT19937 state (every gpupy state is one); ``set_state`` takes that dict and
+refuses NumPy's MT19937 tuple with a ValueError. CuPy has neither function.
+``get_bit_generator``/``set_bit_generator`` read and swap the process-wide state's bit
+generator, as NumPy's.
 """
 
 import os
@@ -13,10 +21,11 @@ import warnings
 
 import numpy
 
-from gpupy import _creation, _manipulation
+from gpupy import _creation, _manipulation, _reduction
+from gpupy._gpupy import ndarray
 from gpupy.random._generator import Generator
-from gpupy.random._bit_generator import PCG64
-from gpupy.random._params import shape_of
+from gpupy.random._bit_generator import BitGenerator, PCG64
+from gpupy.random._params import check, prepare, shape_of
 
 
 def _size(args):
@@ -27,19 +36,37 @@ def _size(args):
 
 
 class RandomState:
-    """NumPy's legacy generator on the GPU (a ``Generator`` over ``PCG64``)."""
+    """NumPy's legacy generator on the GPU (a ``Generator`` over ``PCG64``, or over the
+    gpupy bit generator given as ``seed``, as NumPy's ``RandomState(bit_generator)``)."""
 
     def __init__(self, seed=None):
-        self.seed(seed)
+        if isinstance(seed, BitGenerator):
+            self._gen = Generator(seed)
+        else:
+            self.seed(seed)
 
     def seed(self, seed=None):
         """Reseeds (``None``: fresh entropy)."""
         self._gen = Generator(PCG64(seed))
 
-    def get_state(self):
+    def get_state(self, legacy=True):
+        """The bit generator's state dict (see the module's docstring: never MT19937's
+        tuple, so ``legacy`` changes nothing)."""
         return self._gen.bit_generator.state
 
     def set_state(self, state):
+        """Sets the state from a dict ``get_state`` returned (NumPy's checks)."""
+        if isinstance(state, dict):
+            if "bit_generator" not in state or "state" not in state:
+                raise ValueError("state dictionary is not valid.")
+        elif isinstance(state, (tuple, list)):
+            if len(state) and state[0] == "MT19937":
+                raise ValueError(
+                    "gpupy's RandomState has no MT19937 state: set_state takes the dict that get_state returns"
+                )
+            raise ValueError("set_state can only be used with legacy MT19937 state instances.")
+        else:
+            raise TypeError("state must be a dict or a tuple.")
         self._gen.bit_generator.state = state
 
     def rand(self, *size, dtype=numpy.float64):
@@ -112,6 +139,88 @@ class RandomState:
 
     def shuffle(self, x):
         self._gen.shuffle(x)
+
+    def random_integers(self, low, high=None, size=None):
+        """Integers in ``[low, high]`` (``[1, low]`` without ``high``); deprecated, as
+        NumPy's, with its DeprecationWarning."""
+        if high is None:
+            warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) instead", DeprecationWarning, stacklevel=2)
+            low, high = 1, low
+        else:
+            warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead", DeprecationWarning, stacklevel=2)
+        return self.randint(low, int(high) + 1, size=size, dtype=numpy.int64)
+
+    def bytes(self, length):
+        return self._gen.bytes(length)
+
+    def standard_cauchy(self, size=None, dtype=numpy.float64):
+        return self._gen.standard_cauchy(size, dtype=dtype)
+
+    def standard_t(self, df, size=None, dtype=numpy.float64):
+        return self._gen.standard_t(df, size, dtype=dtype)
+
+    def f(self, dfnum, dfden, size=None, dtype=numpy.float64):
+        return self._gen.f(dfnum, dfden, size, dtype=dtype)
+
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=numpy.float64):
+        return self._gen.noncentral_chisquare(df, nonc, size, dtype=dtype)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=numpy.float64):
+        return self._gen.noncentral_f(dfnum, dfden, nonc, size, dtype=dtype)
+
+    def pareto(self, a, size=None, dtype=numpy.float64):
+        return self._gen.pareto(a, size, dtype=dtype)
+
+    def weibull(self, a, size=None, dtype=numpy.float64):
+        return self._gen.weibull(a, size, dtype=dtype)
+
+    def power(self, a, size=None, dtype=numpy.float64):
+        return self._gen.power(a, size, dtype=dtype)
+
+    def rayleigh(self, scale=1.0, size=None, dtype=numpy.float64):
+        return self._gen.rayleigh(scale, size, dtype=dtype)
+
+    def wald(self, mean, scale, size=None, dtype=numpy.float64):
+        return self._gen.wald(mean, scale, size, dtype=dtype)
+
+    def triangular(self, left, mode, right, size=None, dtype=numpy.float64):
+        return self._gen.triangular(left, mode, right, size, dtype=dtype)
+
+    def vonmises(self, mu, kappa, size=None, dtype=numpy.float64):
+        return self._gen.vonmises(mu, kappa, size, dtype=dtype)
+
+    def dirichlet(self, alpha, size=None):
+        """NumPy's legacy check (``alpha <= 0``), then ``Generator.dirichlet``."""
+        a = numpy.asarray(alpha.get() if hasattr(alpha, "get") else alpha, dtype=numpy.float64)
+        if numpy.any(a <= 0):
+            raise ValueError("alpha <= 0")
+        return self._gen.dirichlet(a, size)
+
+    def negative_binomial(self, n, p, size=None, dtype=int):
+        """NumPy's legacy checks (``n <= 0``; ``p`` in [0, 1]), then ``Generator``'s
+        draw. ``p == 0`` and a NaN ``n``, which NumPy's legacy code lets through to
+        meaningless draws, raise ``Generator.negative_binomial``'s errors."""
+        shape, (n_, p_) = prepare(size, n, p)
+        check(n_, lambda x: x <= 0, "n <= 0")
+        check(p_, lambda x: ~((x >= 0) & (x <= 1)) if isinstance(x, ndarray) else not (0 <= x <= 1),
+              "p < 0, p > 1 or p is NaN")
+        return self._gen.negative_binomial(n, p, size).astype(dtype, copy=False)
+
+    def zipf(self, a, size=None, dtype=int):
+        return self._gen.zipf(a, size).astype(dtype, copy=False)
+
+    def logseries(self, p, size=None, dtype=int):
+        return self._gen.logseries(p, size).astype(dtype, copy=False)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=int):
+        """NumPy's legacy checks (no 10^9 bound; ``nsample >= 1``), then ``Generator``'s
+        draw."""
+        good, bad, sample, shape = self._gen._hypergeometric_params(size, ngood, nbad, nsample)
+        for bad_params, message in [(good + bad < sample, "ngood + nbad < nsample"), (good < 0, "ngood < 0"),
+                                    (bad < 0, "nbad < 0"), (sample < 1, "nsample < 1 or nsample is NaN")]:
+            if bad_params.size and bool(_reduction.any(bad_params)):
+                raise ValueError(message)
+        return self._gen._hypergeometric(shape, good, bad, sample).astype(dtype, copy=False)
 
     def multinomial(self, n, pvals, size=None):
         """Counts of ``n`` draws over ``len(pvals)`` categories: a binomial per category
@@ -192,6 +301,18 @@ def seed(seed=None):
     get_random_state().seed(seed)
 
 
+def get_bit_generator():
+    """The bit generator of the process-wide ``RandomState`` (NumPy's)."""
+    return get_random_state()._gen.bit_generator
+
+
+def set_bit_generator(bitgen):
+    """Makes ``bitgen`` (a gpupy bit generator) the process-wide ``RandomState``'s."""
+    if not isinstance(bitgen, BitGenerator):
+        raise TypeError("set_bit_generator takes a gpupy.random bit generator (PCG64 or Philox)")
+    get_random_state()._gen = Generator(bitgen)
+
+
 def _forward(name):
     def f(*args, **kwargs):
         return getattr(get_random_state(), name)(*args, **kwargs)
@@ -206,9 +327,12 @@ _MODULE_FUNCTIONS = [
     "normal", "standard_normal", "lognormal", "exponential", "standard_exponential",
     "gamma", "standard_gamma", "beta", "chisquare", "laplace", "logistic", "gumbel",
     "binomial", "poisson", "geometric", "choice", "permutation", "shuffle",
-    "multinomial", "multivariate_normal",
+    "multinomial", "multivariate_normal", "random_integers", "bytes", "standard_cauchy",
+    "standard_t", "f", "noncentral_chisquare", "noncentral_f", "pareto", "weibull",
+    "power", "rayleigh", "wald", "triangular", "vonmises", "dirichlet",
+    "negative_binomial", "zipf", "logseries", "hypergeometric", "get_state", "set_state",
 ]
 globals().update({name: _forward(name) for name in _MODULE_FUNCTIONS})
 
 
-__all__ = ["RandomState", "get_random_state", "set_random_state", "seed"]
+__all__ = ["RandomState", "get_random_state", "set_random_state", "seed", "get_bit_generator", "set_bit_generator"]
