@@ -28,8 +28,10 @@ source .venv/bin/activate
 python -m pip install -q --upgrade pip
 # nvidia-cuda-nvcc-cu12 provides ptxas and libdevice for the kernel build (no GPU needed).
 # ml_dtypes: bfloat16 (test_bfloat16.py is skipped without it); pytest-xdist: pytest -n;
-# scipy: the distribution tests of gpupy.random compare with scipy.stats.
-python -m pip install -q maturin numpy scipy pytest hypothesis ml_dtypes pytest-xdist nvidia-cuda-nvcc-cu12
+# scipy: the distribution tests of gpupy.random compare with scipy.stats; dask[array] and
+# distributed: gpupy's optional Dask support (test_dask.py is skipped without them).
+python -m pip install -q maturin numpy scipy pytest hypothesis ml_dtypes pytest-xdist nvidia-cuda-nvcc-cu12 \
+    "dask[array]" distributed
 
 # Build the wheel (this runs host/build.rs: kernels -> PTX -> ptxas check -> cubins).
 rm -rf target/wheels

@@ -8,6 +8,7 @@ in ``test_helpers.py``) and are re-exported here; read its docstring for the pol
 non-finite values, ulps, subnormals and signed zeros.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -202,6 +203,27 @@ def raises_like(gpupy_call, numpy_call, match=None):
             gpupy_call()
 
 
+def numpy_error(numpy_call):
+    """The exception the installed NumPy raises for ``numpy_call`` (None if it returns);
+    NumPy's warnings silenced (a warning is not the outcome being compared)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            numpy_call()
+        except Exception as e:  # noqa: BLE001 - whatever NumPy raises is the expectation
+            return e
+    return None
+
+
+def raises_as_numpy(gpupy_call, numpy_call):
+    """Both raise, gpupy with NumPy's public error type and the installed NumPy's very
+    message (taken from NumPy at run time, so no version's wording is written into the
+    test)."""
+    err = numpy_error(numpy_call)
+    assert err is not None, "NumPy did not raise"
+    raises_like(gpupy_call, numpy_call, match=f"^{re.escape(str(err))}$")
+
+
 def same_outcome(gpupy_call, numpy_call):
     """Runs both calls: both return equal values of one type, or both raise one type.
     (NumPy's own deprecation warnings are silenced for both.)"""
@@ -224,6 +246,59 @@ def same_outcome(gpupy_call, numpy_call):
         got = gpupy_call()
     assert type(got) is type(want), f"gpupy returned {type(got).__name__}, numpy {type(want).__name__}"
     assert got == want, f"gpupy {got!r}, numpy {want!r}"
+
+
+# ---------------------------------------------------------------------------------------
+# Random draws (test_random*.py): statistical tests at a stated false-alarm rate.
+
+P_MIN = 1e-4  # the stated false-alarm rate of each distribution test
+
+
+def chi_square_pmf(sample, pmf, support):
+    """Chi-square of the counts of ``sample`` (NumPy) over ``support`` plus one bin for
+    the rest, bins pooled (in order) to an expected count of at least 5, against the
+    probabilities ``pmf(k)``; asserts p > ``P_MIN``."""
+    import scipy.stats as st  # only the random tests need SciPy
+
+    sample = np.asarray(sample)
+    k = np.asarray(list(support))
+    counts = np.array([np.sum(sample == v) for v in k] + [np.sum(~np.isin(sample, k))], dtype=float)
+    probs = np.append(pmf(k), max(0.0, 1 - pmf(k).sum()))
+    exp = probs * sample.size
+    obs_p, exp_p, acc_o, acc_e = [], [], 0.0, 0.0
+    for o, e in zip(counts, exp):
+        acc_o += o
+        acc_e += e
+        if acc_e >= 5:
+            obs_p.append(acc_o)
+            exp_p.append(acc_e)
+            acc_o = acc_e = 0.0
+    if acc_e > 0 or acc_o > 0:
+        obs_p[-1] += acc_o
+        exp_p[-1] += acc_e
+    obs_p, exp_p = np.array(obs_p), np.array(exp_p)
+    assert obs_p.sum() == sample.size
+    if len(obs_p) < 2:
+        return
+    p = st.chisquare(obs_p, exp_p * obs_p.sum() / exp_p.sum()).pvalue
+    assert p > P_MIN, f"chi-square p = {p:.2e}"
+
+
+def generator_raises_as_numpy(call, match, numpy_make, gpupy_make):
+    """``call(numpy_make(0))`` raises matching ``match``, and ``call(gpupy_make(0))``
+    raises the same type, also matching (``*_make``: a generator or RandomState class of
+    each library). Returns the error type."""
+    with pytest.raises(Exception, match=match) as want:
+        call(numpy_make(0))
+    with pytest.raises(type(want.value), match=match):
+        call(gpupy_make(0))
+    return type(want.value)
+
+
+def m_arr(m, values):
+    """A NumPy array for NumPy's generator, a gpupy array for gpupy's (error tables whose
+    calls take the generator ``m`` of either library)."""
+    return np.asarray(values) if isinstance(m, np.random.Generator) else gp.asarray(np.asarray(values))
 
 
 # ---------------------------------------------------------------------------------------

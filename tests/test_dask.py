@@ -63,6 +63,8 @@ assert concatenate_lookup.dispatch(gpupy.ndarray).__module__ == "gpupy._manipula
 assert numel_lookup.dispatch(gpupy.ndarray).__module__ == "gpupy._dask"
 assert to_numpy_dispatch.dispatch(gpupy.ndarray).__module__ == "gpupy._dask"
 assert sizeof.dispatch(gpupy.ndarray).__module__ == "gpupy._dask"
+from dask.base import normalize_token
+assert normalize_token.dispatch(gpupy.ndarray).__module__ == "gpupy._dask"
 assert dask_serialize.dispatch(gpupy.ndarray).__module__ == "gpupy._dask"
 assert cuda_serialize.dispatch(gpupy.ndarray).__module__ == "gpupy._dask"
 import dask
@@ -115,6 +117,22 @@ def test_from_array_compute_gives_gpupy(rng):
     host = dg.map_blocks(gp.asnumpy).compute()
     assert type(host) is np.ndarray
     np.testing.assert_array_equal(host, x, strict=True)
+
+
+@gpu
+def test_tokenize_by_value(rng):
+    """Dask's token of a gpupy array (``da.from_array``, ``client.scatter``) is of its
+    values, dtype and shape (gpupy/_dask.py registers it; not pickling)."""
+    from dask.base import tokenize
+
+    x = rng.standard_normal((5, 4))
+    g = gp.asarray(x)
+    assert tokenize(g) == tokenize(gp.asarray(x))  # deterministic: same values, same token
+    assert tokenize(g) != tokenize(g + 1.0)
+    assert tokenize(g) != tokenize(g.astype(np.float32))
+    assert tokenize(g) != tokenize(g.reshape(4, 5))
+    assert tokenize(g) != tokenize(x)  # not the NumPy array's
+    assert tokenize(g[1, 2]) == tokenize(gp.asarray(x[1, 2]))
 
 
 @gpu
@@ -209,12 +227,24 @@ def test_numel_nannumel_percentile(rng):
         n = x.size if axis is None else x.shape[axis]
         bound = 2 * n * EPS64 * np.nansum(np.abs(x), axis=axis)
         assert np.all(np.abs(gp.asnumpy(got) - want) <= bound + EPS64 * np.abs(want))
+    # da.percentile: each chunk's percentiles at 0, q..., 100, then Dask's merge
+    # (merge_percentiles: argsort of all chunks' values, cumsum of counts, interp) on
+    # gpupy arrays. q without 0 and 100 and no tiny chunk: duplicate values (Dask adds
+    # 0 and 100 itself; a 1-element chunk repeats its value) make the merge depend on
+    # the tie order of its argsort, which NumPy's unstable sort and gpupy's need not
+    # share (up to ~0.3 max|v| apart); distinct values make it depend on the values only.
     v = rng.standard_normal(101)
-    vg, vn = da.from_array(gp.asarray(v), chunks=25, asarray=False), da.from_array(v, chunks=25)
-    q = [0, 10, 50, 90, 100]
-    got = gp.asnumpy(gp.asarray(da.percentile(vg, q).compute()))
-    # a + (b - a) t against NumPy's interpolation formula: a few roundings of |v|'s size
-    np.testing.assert_allclose(got, da.percentile(vn, q).compute(), rtol=0, atol=4 * EPS64 * np.max(np.abs(v)))
+    chunks = ((25, 25, 25, 26),)
+    vg, vn = da.from_array(gp.asarray(v), chunks=chunks, asarray=False), da.from_array(v, chunks=chunks)
+    q = [5, 10, 50, 90, 95]
+    got = da.percentile(vg, q).compute()
+    assert isinstance(got, gp.ndarray)
+    # Both sides compute NumPy's formulas (the lerp b - (b - a)(1 - t) or a + (b - a) t,
+    # then interp's slope (x - x0) + y0); worst case per side, M = max|v|: 3 roundings
+    # of size <= 2M in a chunk's percentile (6 u M), carried through interp with weight
+    # <= 1, and 4 more of size <= 2M in interp (8 u M): 2 (6 + 8) u M between the sides.
+    np.testing.assert_allclose(gp.asnumpy(got), da.percentile(vn, q).compute(), rtol=0,
+                               atol=28 * EPS64 * np.max(np.abs(v)))
 
 
 # --- the gpupy backend -------------------------------------------------------------------
@@ -266,6 +296,47 @@ def test_to_backend(rng):
     back = d.to_backend("numpy").compute()
     assert type(back) is np.ndarray
     np.testing.assert_array_equal(back, x, strict=True)
+
+
+# --- pickling, and what Dask reads from any array type ----------------------------------
+
+
+def test_pickle_and_array_priority_registered():
+    """No GPU needed: gpupy arrays pickle through copyreg (distributed pickles task
+    graphs, which hold the arrays of ``da.from_array``), and carry the
+    ``__array_priority__`` that Dask's tensordot compares."""
+    import copyreg
+
+    from gpupy import _dask
+
+    assert copyreg.dispatch_table[gp.ndarray] is _dask._reduce_ndarray
+    assert gp.ndarray.__array_priority__ > np.empty(0).__array_priority__  # NumPy: 0.0
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint32, np.float16, np.float32, np.complex128],
+                         ids=lambda d: np.dtype(d).name)
+def test_pickle_round_trip(rng, dtype):
+    import copy
+    import pickle
+
+    x = (rng.standard_normal((7, 6)) * 10).astype(dtype)
+    g = gp.asarray(x)
+    cases = {
+        "contiguous": (g, x),
+        "negative_strides": (g[::-2, 1::2], x[::-2, 1::2]),
+        "transposed": (g.T, x.T),
+        "0d": (g[3, 2], x[3, 2]),
+        "empty": (g[:0], x[:0]),
+    }
+    for name, (g, host) in cases.items():
+        for protocol in (2, pickle.HIGHEST_PROTOCOL):
+            back = pickle.loads(pickle.dumps(g, protocol=protocol))
+            assert isinstance(back, gp.ndarray), name
+            assert_equal_to_numpy(back, np.asarray(host))
+        back = copy.deepcopy(g)
+        assert isinstance(back, gp.ndarray), name
+        assert_equal_to_numpy(back, np.asarray(host))
 
 
 # --- distributed -------------------------------------------------------------------------

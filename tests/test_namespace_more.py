@@ -7,7 +7,6 @@ Integer and boolean results are compared exactly; so are the set routines and in
 routines for every dtype (they only move and compare values). ``geomspace`` is compared
 within a stated ulp budget (see ``test_geomspace``)."""
 
-import re
 import warnings
 
 import numpy as np
@@ -20,6 +19,8 @@ from helpers import (
     assert_close,
     assert_equal_to_numpy,
     dtype_id,
+    numpy_error,
+    raises_as_numpy,
     raises_like,
     random_array,
     random_pair,
@@ -46,25 +47,6 @@ def check_tuple(got, want):
     assert isinstance(got, tuple) and len(got) == len(want)
     for g, w in zip(got, want):
         assert_equal_to_numpy(g, w)
-
-
-def numpy_error(numpy_call):
-    """The exception the installed NumPy raises for ``numpy_call`` (None if it returns)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            numpy_call()
-        except Exception as e:  # noqa: BLE001 - whatever NumPy raises is the expectation
-            return e
-    return None
-
-
-def raises_as_numpy(gpupy_call, numpy_call):
-    """Both raise, gpupy with NumPy's public error type and NumPy's very message (taken
-    from the installed NumPy, so no version's wording is written into the test)."""
-    err = numpy_error(numpy_call)
-    assert err is not None, "NumPy did not raise"
-    raises_like(gpupy_call, numpy_call, match=f"^{re.escape(str(err))}$")
 
 
 def equal_or_raises_as_numpy(gpupy_call, numpy_call):

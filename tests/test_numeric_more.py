@@ -7,14 +7,14 @@ ldexp, modf, fix, digitize, integer results); otherwise within a few ulps of the
 result's dtype: ``RTOL_FEW`` is 8 units of rounding (each result is at most ~4 IEEE
 operations or one libdevice call of <= 2 ulp away from NumPy's evaluation)."""
 
-import re
 import warnings
 
 import numpy as np
 import pytest
 
 import gpupy as gp
-from helpers import ALL_DTYPES, assert_equal_to_numpy, dtype_id, random_array, raises_like
+from helpers import (ALL_DTYPES, assert_equal_to_numpy, dtype_id, numpy_error, raises_as_numpy, raises_like,
+                     random_array)
 
 pytestmark = pytest.mark.gpu
 
@@ -43,26 +43,6 @@ def _within(g, w, bound):
     wide = np.complex128 if w.dtype.kind == "c" else np.float64
     err = np.abs(got.astype(wide) - w.astype(wide))
     assert np.all(err <= bound), f"error beyond the bound by up to {np.max(err - bound)!r}"
-
-
-def _numpy_error(numpy_call):
-    """The exception the installed NumPy raises for ``numpy_call`` (None if it returns);
-    NumPy's deprecation warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        try:
-            numpy_call()
-        except Exception as e:  # noqa: BLE001 - whatever NumPy raises is the expectation
-            return e
-    return None
-
-
-def _raises_as_numpy(gpupy_call, numpy_call):
-    """Both raise, gpupy with NumPy's public error type and the installed NumPy's very
-    message (no version's wording written into the test)."""
-    err = _numpy_error(numpy_call)
-    assert err is not None, "NumPy did not raise"
-    raises_like(gpupy_call, numpy_call, match=f"^{re.escape(str(err))}$")
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
@@ -173,10 +153,10 @@ def test_ediff1d_trapezoid_unwrap(rng, dtype):
     # Python ints are int64 arrays there, refused by an unsigned ary (NumPy's TypeError).
     for kw in ({"to_begin": [1, 2], "to_end": 3}, {"to_begin": np.array([1, 2], dtype), "to_end": np.array(3, dtype)},
                {"to_end": [4]}):
-        if _numpy_error(lambda: np.ediff1d(x[:, ::-2], **kw)) is None:
+        if numpy_error(lambda: np.ediff1d(x[:, ::-2], **kw)) is None:
             assert_equal_to_numpy(gp.ediff1d(g[:, ::-2], **kw), np.ediff1d(x[:, ::-2], **kw))
         else:
-            _raises_as_numpy(lambda: gp.ediff1d(g[:, ::-2], **kw), lambda: np.ediff1d(x[:, ::-2], **kw))
+            raises_as_numpy(lambda: gp.ediff1d(g[:, ::-2], **kw), lambda: np.ediff1d(x[:, ::-2], **kw))
     raises_like(lambda: gp.ediff1d(g, to_begin=[1.5]) if np.dtype(dtype).kind != "f" else gp.ediff1d(g, to_begin=[1j]),
                 lambda: np.ediff1d(x, to_begin=[1.5]) if np.dtype(dtype).kind != "f" else np.ediff1d(x, to_begin=[1j]))
     xs = np.cumsum(rng.uniform(0.1, 1.0, 7))
@@ -249,8 +229,8 @@ def _check_cross(a, b, axisa=-1, axisb=-1, axisc=-1):
     result are not a valid bound."""
     kw = {"axisa": axisa, "axisb": axisb, "axisc": axisc}
     ga, gb = gp.asarray(a), gp.asarray(b)
-    if _numpy_error(lambda: np.cross(a, b, **kw)) is not None:
-        _raises_as_numpy(lambda: gp.cross(ga, gb, **kw), lambda: np.cross(a, b, **kw))
+    if numpy_error(lambda: np.cross(a, b, **kw)) is not None:
+        raises_as_numpy(lambda: gp.cross(ga, gb, **kw), lambda: np.cross(a, b, **kw))
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
@@ -139,6 +139,13 @@ def test_reductions(data, name, dtype, shape, keepdims):
         # Moderate magnitudes: float16 sums of +-100s overflow in NumPy's float16 too,
         # but the tolerances are relative to sum(|x|), which must stay finite.
         x = np.where(np.isinf(x), np.nan, x).astype(dtype)
+    if name in ("prod", "nanprod") and np.dtype(dtype) == np.float16:
+        # gpupy multiplies float16 in float32 (rounding once); NumPy rounds every partial
+        # product to float16, which overflows to inf past 65504 and makes inf * 0 = NaN
+        # where the exact product is 0. Only products whose partials stay in range compare.
+        # Every partial product is at most the product of the factors >= 1 in magnitude.
+        m = np.abs(np.nan_to_num(x.astype(np.float64)))
+        assume(np.prod(np.maximum(m, 1.0), initial=1.0) <= 65504)
     g = gp.asarray(x)
     if x.ndim and data.draw(st.booleans()):
         key = data.draw(views(x.shape))

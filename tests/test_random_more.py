@@ -20,10 +20,10 @@ import pytest
 import scipy.stats as st
 
 import gpupy as gp
+from helpers import P_MIN, chi_square_pmf, generator_raises_as_numpy, m_arr
 
 pytestmark = pytest.mark.gpu
 
-P_MIN = 1e-4
 N = 200_000
 
 
@@ -39,33 +39,6 @@ def ks(sample, law):
 def ks2(sample, other):
     p = st.ks_2samp(np.asarray(sample, dtype=np.float64).ravel(), np.asarray(other, dtype=np.float64).ravel()).pvalue
     assert p > P_MIN, f"two-sample KS p = {p:.2e}"
-
-
-def chi_square_pmf(sample, pmf, support):
-    """Chi-square of counts over ``support`` plus one bin for the rest, bins pooled
-    (in order) to an expected count of at least 5."""
-    sample = np.asarray(sample)
-    k = np.asarray(list(support))
-    counts = np.array([np.sum(sample == v) for v in k] + [np.sum(~np.isin(sample, k))], dtype=float)
-    probs = np.append(pmf(k), max(0.0, 1 - pmf(k).sum()))
-    exp = probs * sample.size
-    obs_p, exp_p, acc_o, acc_e = [], [], 0.0, 0.0
-    for o, e in zip(counts, exp):
-        acc_o += o
-        acc_e += e
-        if acc_e >= 5:
-            obs_p.append(acc_o)
-            exp_p.append(acc_e)
-            acc_o = acc_e = 0.0
-    if acc_e > 0 or acc_o > 0:
-        obs_p[-1] += acc_o
-        exp_p[-1] += acc_e
-    obs_p, exp_p = np.array(obs_p), np.array(exp_p)
-    assert obs_p.sum() == sample.size
-    if len(obs_p) < 2:
-        return
-    p = st.chisquare(obs_p, exp_p * obs_p.sum() / exp_p.sum()).pvalue
-    assert p > P_MIN, f"chi-square p = {p:.2e}"
 
 
 # --------------------------------------------------------------------------------------
@@ -299,16 +272,9 @@ ERRORS = [
 ]
 
 
-def m_arr(m, values):
-    return np.asarray(values) if isinstance(m, np.random.Generator) else gp.asarray(np.asarray(values))
-
-
 @pytest.mark.parametrize("name,call,match", ERRORS, ids=[e[0] for e in ERRORS])
 def test_errors_match_numpy(name, call, match):
-    with pytest.raises(Exception, match=match) as want:
-        call(np.random.default_rng(0))
-    with pytest.raises(type(want.value), match=match):
-        call(gp.random.default_rng(0))
+    generator_raises_as_numpy(call, match, np.random.default_rng, gp.random.default_rng)
 
 
 # --------------------------------------------------------------------------------------
@@ -417,11 +383,8 @@ LEGACY_ERRORS = [
 
 @pytest.mark.parametrize("name,call,match", LEGACY_ERRORS, ids=[e[0] for e in LEGACY_ERRORS])
 def test_legacy_errors_match_numpy(name, call, match):
-    with pytest.raises(Exception, match=match) as want:
-        call(np.random.RandomState(0))
-    with pytest.raises(type(want.value), match=match):
-        call(gp.random.RandomState(0))
+    error = generator_raises_as_numpy(call, match, np.random.RandomState, gp.random.RandomState)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(type(want.value), match=match):
+        with pytest.raises(error, match=match):
             call(gp.random)

@@ -363,3 +363,14 @@ def test_sign_of_complex_zeros_is_positive_zero(dtype):
     with np.errstate(invalid="ignore"):
         want = np.sign(x)
     assert_exact(gp.sign(gp.asarray(x)).get(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=dtype_id)
+@pytest.mark.parametrize("name", ["arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "sqrt", "log"])
+def test_branch_cuts_take_the_side_of_the_zeros_sign(name, dtype):
+    # C99 Annex G (NumPy): on a branch cut the sign of the zero part picks the side, e.g.
+    # arcsin(2+0j) = pi/2 + 1.317j but arcsin(2-0j) = pi/2 - 1.317j.
+    vals = [complex(x, z) for x in (2.0, -2.0, 3.5, -1.5) for z in (0.0, -0.0)]
+    vals += [complex(z, y) for y in (2.0, -2.0, 3.5) for z in (0.0, -0.0)]
+    x = np.array(vals, dtype=dtype)
+    check(lambda: getattr(gp, name)(gp.asarray(x)), lambda: getattr(np, name)(x), name, inputs=(x,))

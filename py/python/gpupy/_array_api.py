@@ -74,7 +74,10 @@ class _Info:
 
     def capabilities(self):
         # The standard's three keys only: extensions (linalg, fft) are found by hasattr.
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+        # "max dimensions": arrays of up to 64 dimensions exist (NumPy's limit), but the
+        # strided kernels take at most 16 after merging contiguous axes
+        # (kernels/src/args.rs MAX_DIMS): 16 is what every function supports.
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 16}
 
     def default_device(self):
         return cuda.Device()

@@ -8,6 +8,7 @@ built from them (``tri``, ``diag``) in ``_matrices``: they need the shape manipu
 and ufuncs that are built on this module.
 """
 
+import contextlib
 import operator
 
 import numpy
@@ -62,6 +63,32 @@ def _check_like(like):
                         "`__array_function__` protocol.")
 
 
+def _device_scope(device):
+    """A context that makes ``device=`` (the array API's keyword: None, a
+    ``gpupy.cuda.Device``, a device number, or "cuda"/"gpu"/"cuda:N") current while an
+    array is made. Host devices are refused: gpupy arrays live on GPUs."""
+    if device is None or device in ("cuda", "gpu"):
+        return contextlib.nullcontext()
+    if isinstance(device, str):
+        if device.startswith("cuda:") and device[5:].isdigit():
+            return Device(int(device[5:]))
+        raise ValueError(f"gpupy arrays live on the GPU, not on device {device!r}")
+    if isinstance(device, Device):
+        return Device(device.id)
+    try:
+        return Device(operator.index(device))
+    except TypeError:
+        raise ValueError(f"gpupy arrays live on the GPU, not on device {device!r}") from None
+
+
+def _check_copy_flag(copy):
+    if copy not in (None, True, False):
+        raise ValueError(f"copy must be True, False or None (got {copy!r})")
+
+
+_NO_COPY = "Unable to avoid copy while creating an array as requested."
+
+
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None):
     """A new device array with the values of ``obj`` (NumPy array, list, scalar, gpupy
     array, or another library's GPU array: a view of it when ``copy=False``)."""
@@ -75,29 +102,73 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
         else:
             a = obj.astype(dtype)
     else:
-        a = _gpupy._from_host(obj, dtype)
+        a = _from_host_or_nested(obj, dtype)
     if a.ndim < ndmin:
         a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)
     return a
 
 
-def asarray(a, dtype=None, order=None, *, blocking=True, like=None):
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=True, like=None):
     """``a`` as a device array; a gpupy array of the requested dtype is returned as is.
+    ``copy`` (NumPy 2's and the array API's): True always copies, False never does
+    (``ValueError`` where a copy is needed: host data, a dtype change), None copies
+    only when needed. ``device``: the GPU to make the array on (the current one when None).
+    Lists and tuples may hold gpupy arrays (they are stacked on the device, as NumPy
+    stacks the arrays of a nested list).
     With ``blocking=False`` a pinned, C-contiguous NumPy array of the dtype is only
     queued for copying on the current stream (CuPy's non-blocking ``asarray``; CuPy's
     default, gpupy's on request): later work on that stream sees the values, but the
     host array must not change until the stream has passed the copy."""
     _check_like(like)
-    if not isinstance(a, ndarray):
-        view = _device_view(a)
-        if view is None:
-            if not blocking and type(a) is numpy.ndarray and (dtype is None or numpy.dtype(dtype) == a.dtype):
-                out = _gpupy._empty(list(a.shape), a.dtype)
-                out.set(a, stream=get_current_stream())
-                return out
-            return _gpupy._from_host(a, dtype)
-        a = view
-    return a if dtype is None else a.astype(dtype, copy=False)
+    _check_copy_flag(copy)
+    with _device_scope(device):
+        if not isinstance(a, ndarray):
+            view = _device_view(a)
+            if view is None:
+                if copy is False:
+                    raise ValueError(_NO_COPY)
+                if not blocking and type(a) is numpy.ndarray and (dtype is None or numpy.dtype(dtype) == a.dtype):
+                    out = _gpupy._empty(list(a.shape), a.dtype)
+                    out.set(a, stream=get_current_stream())
+                    return out
+                return _from_host_or_nested(a, dtype)
+            a = view
+        if dtype is not None and numpy.dtype(dtype) != a.dtype:
+            if copy is False:
+                raise ValueError(_NO_COPY)
+            return a.astype(dtype)
+        if copy:
+            return _copy_with_order(a, "K" if order is None else order)
+        return a
+
+
+def _from_host_or_nested(obj, dtype):
+    """A device copy of host data; a list or tuple that holds gpupy arrays (which refuse
+    implicit host conversion) is stacked on the device instead."""
+    try:
+        return _gpupy._from_host(obj, dtype)
+    except TypeError:
+        if not isinstance(obj, (list, tuple)):
+            raise
+    return _stack_nested(obj, dtype)
+
+
+def _stack_nested(seq, dtype):
+    """NumPy's array coercion of a (nested) sequence whose leaves include gpupy arrays:
+    the leaves' common shape under a new leading axis, the result type of their dtypes
+    (Python scalars count as NumPy's array coercion counts them: default int/float/complex)."""
+    parts = [_stack_nested(x, None) if isinstance(x, (list, tuple)) else asarray(x) for x in seq]
+    shapes = {p.shape for p in parts}
+    if len(shapes) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has an "
+                         "inhomogeneous shape after 1 dimensions.")
+    inner = shapes.pop() if parts else ()
+    dt = numpy.dtype(dtype) if dtype is not None else (
+        numpy.result_type(*[p.dtype for p in parts]) if parts else numpy.dtype(numpy.float64))
+    out = _gpupy._empty([len(parts), *inner], dt)
+    for i, p in enumerate(parts):
+        _gpupy._copyto(out[i:i + 1], p.reshape((1, *p.shape)))
+    return out
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
@@ -148,33 +219,42 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     return numpy.asarray(a, order=order)
 
 
-def empty(shape, dtype=float, order="C", *, like=None):
+def empty(shape, dtype=float, order="C", *, device=None, like=None):
     """A new array of ``shape`` whose values are whatever the memory held."""
     _check_like(like)
+    dt = numpy.dtype(dtype)  # None: float64, as NumPy
     dims = _shape(shape)
-    if _check_order(order) == "F":
-        return _gpupy._empty(dims[::-1], dtype).T
-    return _gpupy._empty(dims, dtype)
+    with _device_scope(device):
+        if _check_order(order) == "F":
+            return _gpupy._empty(dims[::-1], dt).T
+        return _gpupy._empty(dims, dt)
 
 
-def zeros(shape, dtype=float, order="C", *, like=None):
+def zeros(shape, dtype=float, order="C", *, device=None, like=None):
     _check_like(like)
     dt = numpy.dtype(dtype)
     dims = _shape(shape)
-    if _check_order(order) == "F":
-        return _gpupy._full(dims[::-1], dt, bytes(dt.itemsize)).T
-    return _gpupy._full(dims, dt, bytes(dt.itemsize))
+    with _device_scope(device):
+        if _check_order(order) == "F":
+            return _gpupy._full(dims[::-1], dt, bytes(dt.itemsize)).T
+        return _gpupy._full(dims, dt, bytes(dt.itemsize))
 
 
-def ones(shape, dtype=float, order="C", *, like=None):
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
     _check_like(like)
-    return full(shape, 1, dtype, order)
+    # dtype=None is float64 (NumPy's ones), not the int64 that full(shape, 1) would infer.
+    return full(shape, 1, numpy.dtype(dtype), order, device=device)
 
 
-def full(shape, fill_value, dtype=None, order="C", *, like=None):
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """A new array of ``shape`` filled with ``fill_value`` (broadcast when it is an array);
     NumPy picks the dtype when none is given."""
     _check_like(like)
+    with _device_scope(device):
+        return _full(shape, fill_value, dtype, order)
+
+
+def _full(shape, fill_value, dtype, order):
     dims = _shape(shape)
     fortran = _check_order(order) == "F"
     if isinstance(fill_value, ndarray):
@@ -201,12 +281,12 @@ def _copyto_unsafe(dst, src):
 # Identity matrices (NumPy lists them under "From shape or value")
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, like=None):
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """Ones on diagonal ``k`` of an ``N`` x ``M`` matrix, zeros elsewhere."""
     _check_like(like)
     if M is None:
         M = N
-    m = zeros((N, M), dtype=dtype, order=order)
+    m = zeros((N, M), dtype=dtype, order=order, device=device)
     k = operator.index(k)
     d = _gpupy._diagonal(m, k)
     if d.size:
@@ -230,9 +310,15 @@ def _keep_order_shape(prototype, shape):
     return sorted(range(len(shape)), key=lambda i: -abs(strides[i]))
 
 
-def _new_like(prototype, dtype, order, shape):
+def _new_like(prototype, dtype, order, shape, device=None):
     """A new uninitialized array like ``prototype`` (NumPy's ``empty_like`` layout rules),
-    and the C-contiguous array whose memory it covers (for fills)."""
+    and the C-contiguous array whose memory it covers (for fills); on ``device`` when
+    given, else on the current device."""
+    with _device_scope(device):
+        return _new_like_here(prototype, dtype, order, shape)
+
+
+def _new_like_here(prototype, dtype, order, shape):
     order = _check_order(order, "CFAK")
     proto = prototype if isinstance(prototype, ndarray) else numpy.asarray(prototype)
     dt = proto.dtype if dtype is None else numpy.dtype(dtype)
@@ -264,26 +350,26 @@ def _copy_with_order(a, order="K"):
     return out
 
 
-def empty_like(prototype, dtype=None, order="K", subok=True, shape=None):
-    return _new_like(prototype, dtype, order, shape)[0]
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return _new_like(prototype, dtype, order, shape, device)[0]
 
 
-def zeros_like(a, dtype=None, order="K", subok=True, shape=None):
-    out, base = _new_like(a, dtype, order, shape)
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    out, base = _new_like(a, dtype, order, shape, device)
     base.fill(0)
     return out
 
 
-def ones_like(a, dtype=None, order="K", subok=True, shape=None):
-    out, base = _new_like(a, dtype, order, shape)
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    out, base = _new_like(a, dtype, order, shape, device)
     base.fill(1)
     return out
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None):
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """A new array like ``a`` filled with ``fill_value`` (converted unsafely, broadcast
     when it is an array), as NumPy's ``full_like``."""
-    out, base = _new_like(a, dtype, order, shape)
+    out, base = _new_like(a, dtype, order, shape, device)
     if isinstance(fill_value, ndarray) or numpy.ndim(fill_value) != 0:
         _copyto_unsafe(out, fill_value)
     else:

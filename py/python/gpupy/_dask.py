@@ -9,8 +9,12 @@ the ``dask.array.dispatch`` lookups (``concatenate``, ``tensordot``, ``einsum``,
 ``empty``, ``percentile``, ``numel``, ``nannumel``, ``to_numpy``), ``sizeof`` (device
 bytes: it is what a distributed worker's memory accounting and spilling weigh),
 ``register_chunk_type`` and the ``gpupy`` backend of ``dask.config.set({"array.backend":
-"gpupy"})``; distributed's ``dask`` family (a host copy: TCP, spilling to disk) and
-``cuda`` family (device frames through ``__cuda_array_interface__``: UCX).
+"gpupy"})``; ``normalize_token`` (Dask's tokens of gpupy arrays, by value);
+distributed's ``dask`` family (a host copy: TCP, spilling to disk) and ``cuda`` family
+(device frames through ``__cuda_array_interface__``: UCX). At import, whatever Dask
+does: pickling through a host copy (``copyreg``: distributed pickles task graphs, which
+can hold gpupy arrays) and ``ndarray.__array_priority__`` (which Dask's tensordot
+compares), as CuPy's arrays have both.
 
 When it is registered. CuPy needs no hook because Dask's own code names it
 (``@concatenate_lookup.register_lazy("cupy")``); for a third-party library Dask has no
@@ -31,10 +35,12 @@ below; it also works when gpupy was not imported yet (loading it imports gpupy, 
 import then registers everything).
 """
 
+import copyreg
 import importlib.machinery
 import math
 import pickle
 import sys
+from collections.abc import Iterator
 
 import numpy
 
@@ -78,13 +84,17 @@ def _nannumel(x, **kwargs):
 
 def _percentile(a, q, method="linear"):
     """Dask's per-chunk percentile (``dask.array.percentile._percentile`` for numbers):
-    the chunk's percentiles and its length."""
+    the chunk's percentiles and its length. ``q`` is as Dask passes it: a 1-d gpupy array
+    (``da.percentile`` makes it ``like`` the chunks), which gpupy's percentile takes as
+    it is (a list of its 0-d elements would not be: NumPy cannot read those)."""
     n = len(a)
     if not n:
         return None, n
+    if isinstance(q, Iterator):
+        q = list(q)
     if not numpy.issubdtype(a.dtype, numpy.number):
         method = "nearest"
-    return _sorting.percentile(a, list(q), method=method), n  # q: Dask's 1-d NumPy array
+    return _sorting.percentile(a, q, method=method), n
 
 
 def _einsum(*operands, **kwargs):
@@ -97,6 +107,26 @@ def _to_numpy(data, **kwargs):
 
 def _sizeof(x):
     return int(x.nbytes)
+
+
+# --- what Dask's code reads from any array type -------------------------------------
+
+
+def _reduce_ndarray(x):
+    """Pickling (``copyreg``): a host copy, made a device array again on unpickling.
+    distributed pickles task graphs, and ``da.from_array(g)`` holds ``g`` in its graph
+    (CuPy's arrays pickle the same way). Data that distributed moves between workers
+    goes through the serializers below instead."""
+    return _creation.asarray, (_creation.asnumpy(x),)
+
+
+copyreg.pickle(ndarray, _reduce_ndarray)
+
+# Dask's blockwise tensordot (``dask/array/routines.py``) picks the chunk library by
+# ``max(..., key=lambda x: x.__array_priority__)``: NumPy's is 0.0, CuPy sets one too. NumPy's
+# own binary operators do not look at it here: gpupy defines ``__array_ufunc__``.
+if not hasattr(ndarray, "__array_priority__"):
+    ndarray.__array_priority__ = 100.0
 
 
 # --- distributed serialization --------------------------------------------------------
@@ -196,16 +226,27 @@ def register_dask_array():
     to_numpy_dispatch.register(ndarray, _to_numpy)
     if ndarray not in _HANDLED_CHUNK_TYPES:
         register_chunk_type(ndarray)
-    _register_sizeof()
+    _register_dask_core()
     # The backend directly too: the entry point is absent where gpupy is used from a
     # source tree rather than installed.
     array_creation_dispatch.register_backend("gpupy", backend_entrypoint())
 
 
-def _register_sizeof():
+def _register_dask_core():
+    """``dask.sizeof`` and ``dask.tokenize``: both ``dask.array`` and ``distributed``
+    (``client.scatter``) use them."""
     from dask.sizeof import sizeof
+    from dask.base import normalize_token  # (dask.tokenize since 2024.2; dask.base re-exports it)
 
     sizeof.register(ndarray, _sizeof)
+
+    def token(x):
+        # By value, through one host copy, as Dask tokenizes NumPy arrays. Without it
+        # Dask pickles the array (a host copy) and unpickles it (a device copy) two or
+        # three times, to see that its pickle is deterministic.
+        return "gpupy.ndarray", normalize_token(_creation.asnumpy(x))
+
+    normalize_token.register(ndarray, token)
 
 
 def register_distributed():
@@ -220,7 +261,7 @@ def register_distributed():
     dask_deserialize.register(ndarray, _deserialize_host)
     cuda_serialize.register(ndarray, _serialize_device)
     cuda_deserialize.register(ndarray, _deserialize_device)
-    _register_sizeof()  # a worker weighs its data by sizeof
+    _register_dask_core()  # a worker weighs its data by sizeof; scatter tokenizes
 
 
 def backend_entrypoint():

@@ -20,7 +20,7 @@ from gpupy import _math, _reduction
 from gpupy._creation import asarray
 from gpupy._gpupy import ndarray
 from gpupy._manipulation import atleast_2d, stack
-from gpupy._scan import _outer_edges, bincount
+from gpupy._scan import _bin_count, _outer_edges, bincount
 from gpupy._sorting import searchsorted
 
 __all__ = ["histogram_bin_edges", "histogram2d", "histogramdd"]
@@ -59,12 +59,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
         raise NotImplementedError("gpupy.histogram_bin_edges: automatic bin estimators (bins as a string) are not "
                                   "supported")
     if numpy.ndim(bins) == 0:
-        try:
-            n_bins = operator.index(bins)
-        except TypeError as e:
-            raise TypeError("`bins` must be an integer, a string, or an array") from e
-        if n_bins < 1:
-            raise ValueError("`bins` must be positive, when an integer")
+        n_bins = _bin_count(bins)
         first_edge, last_edge = _outer_edges(a, range)
         # The edges depend on the data only through the outer edges: NumPy computes them
         # from those (and a's dtype) on an empty stand-in of a.

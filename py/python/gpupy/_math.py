@@ -85,11 +85,29 @@ def _copyto(out, r):
     return out
 
 
-def clip(a, a_min=None, a_max=None, out=None):
-    """``minimum(maximum(a, a_min), a_max)``, skipping a missing bound."""
-    if a_min is None and a_max is None:
-        raise ValueError("One of max or min must be given")
+_NO_BOUND = object()
+
+
+def clip(a, min=None, max=None, out=None, *, a_min=_NO_BOUND, a_max=_NO_BOUND):  # noqa: A002
+    """``minimum(maximum(a, min), max)``, skipping a missing bound (a copy of ``a`` when
+    both are missing, as NumPy 2). The bounds' names are the array API's ``min``/``max``
+    (NumPy 2's keyword-only spelling) in NumPy's positions; NumPy's ``a_min=``/``a_max=``
+    keywords are accepted too."""
+    if a_min is not _NO_BOUND:
+        if min is not None:
+            raise TypeError("clip() got multiple values for argument 'min' (min and a_min)")
+        min = a_min  # noqa: A001
+    if a_max is not _NO_BOUND:
+        if max is not None:
+            raise TypeError("clip() got multiple values for argument 'max' (max and a_max)")
+        max = a_max  # noqa: A001
+    a_min, a_max = min, max
     r = _asarray(a)
+    if a_min is None and a_max is None:
+        if out is None:
+            return r.copy()
+        out[...] = r
+        return out
     if a_min is not None:
         r = maximum(r, a_min)  # noqa: F821
     if a_max is not None:

@@ -13,7 +13,7 @@ import operator
 import numpy
 
 from gpupy import _gpupy, _math
-from gpupy._creation import _check_like, array, asarray, empty
+from gpupy._creation import _check_like, _device_scope, array, asarray, empty
 from gpupy._gpupy import ndarray
 from gpupy._manipulation import broadcast_arrays, expand_dims, moveaxis
 
@@ -56,11 +56,16 @@ def _arange_length(start, stop, step, cmplx):
     return _ceil_to_intp(value)
 
 
-def arange(start, stop=None, step=None, dtype=None, *, like=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     """Evenly spaced values in ``[start, stop)``, as NumPy's ``arange``: same length, same
     dtype inference (at least int64) and bit-identical values (NumPy's fill formula, on
-    the GPU). ``like=``: as ``gpupy.asarray``'s."""
+    the GPU). ``like=``: as ``gpupy.asarray``'s; ``device``: the GPU to make it on."""
     _check_like(like)
+    with _device_scope(device):
+        return _arange(start, stop, step, dtype)
+
+
+def _arange(start, stop, step, dtype):
     start, stop, step = (_host_scalar(x) for x in (start, stop, step))
     if dtype is None:
         dt = numpy.dtype(numpy.intp)
@@ -112,9 +117,14 @@ def _type_arg(x):
     return x.dtype if isinstance(x, ndarray) else x
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """``num`` evenly spaced samples over ``[start, stop]``, computed as NumPy computes them
-    (``arange(num) * step + start``, the last sample set to ``stop``)."""
+    (``arange(num) * step + start``, the last sample set to ``stop``); on ``device``."""
+    with _device_scope(device):
+        return _linspace(start, stop, num, endpoint, retstep, dtype, axis)
+
+
+def _linspace(start, stop, num, endpoint, retstep, dtype, axis):
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")

@@ -271,13 +271,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     if isinstance(bins, str):
         raise NotImplementedError("gpupy.histogram: automatic bin estimators (bins as a string) are not supported")
     if numpy.ndim(bins) == 0:
-        try:
-            n_bins = operator.index(bins)
-        except TypeError as e:
-            raise TypeError("`bins` must be an integer, a string, or an array") from e
-        if n_bins < 1:
-            raise ValueError("`bins` must be positive, when an integer")
-        hist, bin_edges = _uniform(a, n_bins, range, weights, ntype)
+        hist, bin_edges = _uniform(a, _bin_count(bins), range, weights, ntype)
     elif numpy.ndim(bins) == 1:
         hist, bin_edges = _explicit(a, bins, weights, ntype)
     else:
@@ -288,6 +282,18 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         total = hist.astype(numpy.float64).sum() if hist.dtype.kind in "biu" else hist.sum()
         return hist / db / total, asarray(bin_edges)
     return hist, asarray(bin_edges)
+
+
+def _bin_count(bins):
+    """A scalar ``bins`` as the number of equal bins, with NumPy's errors for a
+    non-integer or non-positive count (shared with ``histogram_bin_edges``)."""
+    try:
+        n_bins = operator.index(bins)
+    except TypeError as e:
+        raise TypeError("`bins` must be an integer, a string, or an array") from e
+    if n_bins < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    return n_bins
 
 
 def _uniform(a, n_bins, range, weights, ntype):

@@ -81,22 +81,41 @@ def _sort(a, axis, argsort):
     return _gpupy._sort(a, _normalize_axis(axis, a.ndim), argsort)
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """A sorted copy of ``a`` along ``axis`` (flattened when ``None``). NaNs sort last;
-    the sort is stable whatever ``kind`` says.
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """A sorted copy of ``a`` along ``axis`` (flattened when ``None``). NaNs sort last,
+    also with ``descending=True`` (NumPy 2.5's and the array API's keyword); the sort is
+    stable whatever ``kind`` says.
 
     .. seealso:: numpy.sort"""
     _check_kind(kind, stable, order)
+    if descending:
+        return _reverse_order(_sort(_reverse_order(asarray(a)), axis, False))
     return _sort(a, axis, False)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """The int64 indices that sort ``a`` along ``axis``, stable: equal values keep their
-    order, as NumPy's ``kind='stable'``.
+    order, as NumPy's ``kind='stable'``, also with ``descending=True`` (NaNs last).
 
     .. seealso:: numpy.argsort"""
     _check_kind(kind, stable, order)
+    if descending:
+        return _sort(_reverse_order(asarray(a)), axis, True)
     return _sort(a, axis, True)
+
+
+def _reverse_order(a):
+    """An order-reversing bijection of ``a``'s values that is its own inverse, so that an
+    ascending stable sort of it is a descending stable sort of ``a`` (equal values keep
+    their order, which flipping an ascending sort would reverse): ``~x`` for integers (no
+    overflow, unlike ``-x`` at the minimum), ``not x`` for booleans, ``-x`` for floating
+    and complex values (a NaN stays a NaN, so NaNs stay last)."""
+    kind = a.dtype.kind
+    if kind == "b":
+        return _math.logical_not(a)
+    if kind in "iu":
+        return _math.invert(a)
+    return _math.negative(a)
 
 
 def _check_kth(kth, a, axis, kind, order):

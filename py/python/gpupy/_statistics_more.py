@@ -255,19 +255,8 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     ``method='linear'``; NaN with a RuntimeWarning for a slice of NaNs only.
 
     .. seealso:: numpy.nanquantile"""
-    a = asarray(a)
-    if a.dtype.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    weak_q = type(q) in (int, float)
-    qh = numpy.asanyarray(q.get() if isinstance(q, ndarray) else q)
-    if qh.size and not (numpy.all(qh >= 0) and numpy.all(qh <= 1)):
-        raise ValueError("Quantiles must be in the range [0, 1]")
-    _check_method(method, weights)
-    keepdims = False if keepdims is _NO_VALUE else keepdims
-    if not _inexact(a.dtype):
-        # No NaNs to skip: NumPy's result is the plain quantile's.
-        return quantile(a, q, axis, out, overwrite_input, method, keepdims)
-    return _nanquantile(a, qh, weak_q, axis, out, keepdims)
+    return _nan_entry(a, q, numpy.asanyarray, "Quantiles must be in the range [0, 1]", quantile, axis, out,
+                      overwrite_input, method, keepdims, weights)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=_NO_VALUE, *,
@@ -276,17 +265,30 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     ``nanquantile(a, q / 100)``, as NumPy's ``nanpercentile``.
 
     .. seealso:: numpy.nanpercentile"""
+    return _nan_entry(a, q, _percent_to_fraction, "Percentiles must be in the range [0, 100]", percentile, axis,
+                      out, overwrite_input, method, keepdims, weights)
+
+
+def _percent_to_fraction(q):
+    return numpy.true_divide(q, 100, out=...)
+
+
+def _nan_entry(a, q, to_fraction, range_message, plain, axis, out, overwrite_input, method, keepdims, weights):
+    """``nanquantile``'s and ``nanpercentile``'s checks and dispatch: ``to_fraction`` maps
+    the host ``q`` to quantiles in [0, 1] (else ValueError ``range_message``); ``plain``
+    (``quantile`` or ``percentile``) answers for input that holds no NaNs by its dtype."""
     a = asarray(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     weak_q = type(q) in (int, float)
-    qh = numpy.true_divide(q.get() if isinstance(q, ndarray) else q, 100, out=...)
+    qh = to_fraction(q.get() if isinstance(q, ndarray) else q)
     if qh.size and not (numpy.all(qh >= 0) and numpy.all(qh <= 1)):
-        raise ValueError("Percentiles must be in the range [0, 100]")
+        raise ValueError(range_message)
     _check_method(method, weights)
     keepdims = False if keepdims is _NO_VALUE else keepdims
     if not _inexact(a.dtype):
-        return percentile(a, q, axis, out, overwrite_input, method, keepdims)
+        # No NaNs to skip: NumPy's result is the plain quantile's (percentile's).
+        return plain(a, q, axis, out, overwrite_input, method, keepdims)
     return _nanquantile(a, qh, weak_q, axis, out, keepdims)
 
 

@@ -89,22 +89,33 @@ def _gufunc_dims(name, x, need, operand, signature):
                          f"gufunc core with signature {signature} requires {need})")
 
 
+def _gufunc_operands(name, x1, x2, signature, core1, core2, contracted2):
+    """``x1`` and ``x2`` as gpupy arrays with at least ``core1`` and ``core2`` dimensions,
+    ``x1``'s last axis as long as ``x2``'s axis ``contracted2``; NumPy's gufunc errors."""
+    x1, x2 = asarray(x1), asarray(x2)
+    _gufunc_dims(name, x1, core1, 0, signature)
+    _gufunc_dims(name, x2, core2, 1, signature)
+    if x1.shape[-1] != x2.shape[contracted2]:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"{signature} (size {x2.shape[contracted2]} is different from {x1.shape[-1]})")
+    return x1, x2
+
+
+def _to_out(r, out):
+    """``r``, or ``r`` written into ``out`` and ``out`` returned (a gufunc's ``out=``)."""
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
 def matvec(x1, x2, /, out=None):
     """Matrix-vector products over the last two axes of ``x1`` and the last of ``x2``
     (broadcast over the rest), as NumPy's ``matvec`` gufunc.
 
     .. seealso:: numpy.matvec"""
-    x1, x2 = asarray(x1), asarray(x2)
-    _gufunc_dims("matvec", x1, 2, 0, "(m,n),(n)->(m)")
-    _gufunc_dims("matvec", x2, 1, 1, "(m,n),(n)->(m)")
-    if x1.shape[-1] != x2.shape[-1]:
-        raise ValueError(f"matvec: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         f"(m,n),(n)->(m) (size {x2.shape[-1]} is different from {x1.shape[-1]})")
-    r = _math.matmul(x1, x2[..., None])[..., 0]
-    if out is None:
-        return r
-    out[...] = r
-    return out
+    x1, x2 = _gufunc_operands("matvec", x1, x2, "(m,n),(n)->(m)", 2, 1, -1)
+    return _to_out(_math.matmul(x1, x2[..., None])[..., 0], out)
 
 
 def vecmat(x1, x2, /, out=None):
@@ -112,16 +123,7 @@ def vecmat(x1, x2, /, out=None):
     two of ``x2`` (broadcast over the rest), as NumPy's ``vecmat`` gufunc.
 
     .. seealso:: numpy.vecmat"""
-    x1, x2 = asarray(x1), asarray(x2)
-    _gufunc_dims("vecmat", x1, 1, 0, "(n),(n,m)->(m)")
-    _gufunc_dims("vecmat", x2, 2, 1, "(n),(n,m)->(m)")
-    if x1.shape[-1] != x2.shape[-2]:
-        raise ValueError(f"vecmat: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         f"(n),(n,m)->(m) (size {x2.shape[-2]} is different from {x1.shape[-1]})")
+    x1, x2 = _gufunc_operands("vecmat", x1, x2, "(n),(n,m)->(m)", 1, 2, -2)
     if x1.dtype.kind == "c":
         x1 = _math.conjugate(x1)
-    r = _math.matmul(x1[..., None, :], x2)[..., 0, :]
-    if out is None:
-        return r
-    out[...] = r
-    return out
+    return _to_out(_math.matmul(x1[..., None, :], x2)[..., 0, :], out)

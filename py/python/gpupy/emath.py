@@ -51,32 +51,26 @@ def _fix_real_abs_gt_1(x):
     return x
 
 
-def sqrt(x):
-    """The square root; complex for negative input (``emath.sqrt(-4) == 2j``).
+def _scimath(name, fix, doc):
+    """NumPy's ``emath.<name>``: ``gpupy.<name>`` applied to ``fix(x)``, the input made
+    complex (or float) where the real-valued function leaves its domain."""
+    real_function = getattr(_math, name)
 
-    .. seealso:: numpy.emath.sqrt"""
-    return _math.sqrt(_fix_real_lt_zero(x))
+    def function(x):
+        return real_function(fix(x))
 
-
-def log(x):
-    """The natural logarithm; complex for negative input (``log(-1) == pi*1j``).
-
-    .. seealso:: numpy.emath.log"""
-    return _math.log(_fix_real_lt_zero(x))
-
-
-def log10(x):
-    """The base-10 logarithm; complex for negative input.
-
-    .. seealso:: numpy.emath.log10"""
-    return _math.log10(_fix_real_lt_zero(x))
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"{doc}\n\n    .. seealso:: numpy.emath.{name}"
+    return function
 
 
-def log2(x):
-    """The base-2 logarithm; complex for negative input.
-
-    .. seealso:: numpy.emath.log2"""
-    return _math.log2(_fix_real_lt_zero(x))
+sqrt = _scimath("sqrt", _fix_real_lt_zero, "The square root; complex for negative input (``emath.sqrt(-4) == 2j``).")
+log = _scimath("log", _fix_real_lt_zero, "The natural logarithm; complex for negative input (``log(-1) == pi*1j``).")
+log10 = _scimath("log10", _fix_real_lt_zero, "The base-10 logarithm; complex for negative input.")
+log2 = _scimath("log2", _fix_real_lt_zero, "The base-2 logarithm; complex for negative input.")
+arccos = _scimath("arccos", _fix_real_abs_gt_1, "The inverse cosine; complex where |x| > 1.")
+arcsin = _scimath("arcsin", _fix_real_abs_gt_1, "The inverse sine; complex where |x| > 1.")
+arctanh = _scimath("arctanh", _fix_real_abs_gt_1, "The inverse hyperbolic tangent; complex where |x| > 1.")
 
 
 def logn(n, x):
@@ -95,24 +89,3 @@ def power(x, p):
     x = _fix_real_lt_zero(x)
     p = _fix_int_lt_zero(p)
     return _math.power(x, p)
-
-
-def arccos(x):
-    """The inverse cosine; complex where |x| > 1.
-
-    .. seealso:: numpy.emath.arccos"""
-    return _math.arccos(_fix_real_abs_gt_1(x))
-
-
-def arcsin(x):
-    """The inverse sine; complex where |x| > 1.
-
-    .. seealso:: numpy.emath.arcsin"""
-    return _math.arcsin(_fix_real_abs_gt_1(x))
-
-
-def arctanh(x):
-    """The inverse hyperbolic tangent; complex where |x| > 1.
-
-    .. seealso:: numpy.emath.arctanh"""
-    return _math.arctanh(_fix_real_abs_gt_1(x))

@@ -194,8 +194,17 @@ pub fn r2c(a: &Array, axis: usize, scale: f64) -> Result<Array> {
     };
     let pairs = match (axis == last).then(|| as_pairs(a)).flatten() {
         Some(p) => p,
-        None => as_pairs(&axis_last(a, axis)?)
-            .ok_or_else(|| Error::Value("internal: r2c pairs".into()))?,
+        None => {
+            let moved = axis_last(a, axis)?;
+            match as_pairs(&moved) {
+                Some(p) => p,
+                // `contiguous` keeps a C-contiguous array whose size-1 axes have strides
+                // that are not a whole number of pairs (rfft of shape (2, 1) along axis 0),
+                // which cannot be viewed as pairs; a fresh copy has whole-pair strides.
+                None => as_pairs(&astype(&moved, moved.dtype())?)
+                    .ok_or_else(|| Error::Value("internal: r2c pairs".into()))?,
+            }
+        }
     };
     // z = the complex transform of the pairs, [batch, m]; then the twist into `out`.
     let z = c2c(&pairs, last, false, 1.0)?;

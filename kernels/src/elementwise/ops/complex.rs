@@ -108,6 +108,14 @@ pub fn exp<C: Complex>(a: C) -> C {
         // Keeps exp(x + 0j) exact and free of inf * 0 = nan.
         return C::new(x.exp(), y);
     }
+    if is_inf::<C>(x) && !is_finite::<C>(y) {
+        // C99 G.6.3.1: exp(+inf + i inf/NaN) = ±inf + NaN i; exp(-inf + i inf/NaN) = ±0 ± 0i.
+        return if x > C::ZERO {
+            C::new(x, y - y)
+        } else {
+            C::new(C::ZERO, C::ZERO)
+        };
+    }
     let e = x.exp();
     C::new(e * y.cos(), e * y.sin())
 }
@@ -131,6 +139,20 @@ pub fn sqrt<C: Complex>(a: C) -> C {
     } else {
         C::new(y.abs() / (two * t), C::ONE.copysign(y) * t)
     }
+}
+
+#[inline(always)]
+fn is_nan<C: Complex>(x: C::R) -> bool {
+    x != x
+}
+#[inline(always)]
+fn is_inf<C: Complex>(x: C::R) -> bool {
+    x.abs() == C::real(f64::INFINITY)
+}
+/// Neither infinite nor NaN.
+#[inline(always)]
+fn is_finite<C: Complex>(x: C::R) -> bool {
+    x - x == C::ZERO
 }
 
 /// `sin(x) * f(y)` for a hyperbolic `f`: exactly the signed zero when `x` is zero
@@ -163,6 +185,10 @@ pub fn cos<C: Complex>(a: C) -> C {
 #[inline(always)]
 pub fn sinh<C: Complex>(a: C) -> C {
     let (x, y) = (a.re(), a.im());
+    if (x == C::ZERO || is_inf::<C>(x)) && !is_finite::<C>(y) {
+        // C99 G.6.2.5: sinh(±0 + i inf/NaN) = ±0 + NaN i, sinh(±inf + i inf/NaN) = ±inf + NaN i.
+        return C::new(x, y - y);
+    }
     C::new(
         x.sinh() * y.cos(),
         zero_times::<C>(y, C::ONE, x.cosh() * y.sin()),
@@ -171,19 +197,52 @@ pub fn sinh<C: Complex>(a: C) -> C {
 #[inline(always)]
 pub fn cosh<C: Complex>(a: C) -> C {
     let (x, y) = (a.re(), a.im());
+    if !is_finite::<C>(y) {
+        // C99 G.6.2.4: cosh(±0 + i inf/NaN) = NaN + 0i; cosh(±inf + i inf/NaN) = +inf + NaN i.
+        if x == C::ZERO {
+            return C::new(y - y, C::ZERO);
+        }
+        if is_inf::<C>(x) {
+            return C::new(x.abs(), y - y);
+        }
+    }
     C::new(
         x.cosh() * y.cos(),
         zero_times::<C>(y, x, x.sinh() * y.sin()),
     )
 }
-/// tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), with the large-|x| limit.
+/// tanh(x+iy) = (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), with C99's special values and,
+/// for |x| > 32, glibc's limit form (NumPy's): 1 + 4 sin y cos y e^(-2|x|) i.
 #[inline(always)]
 pub fn tanh<C: Complex>(a: C) -> C {
     let (x, y) = (a.re(), a.im());
     let two = C::real(2.0);
+    if y == C::ZERO {
+        // Real input: tanh(NaN + 0i) = NaN + 0i (the quotient below would be NaN/NaN).
+        return C::new(x.tanh(), y);
+    }
+    if is_inf::<C>(x) {
+        // tanh(±inf + iy) = ±1 ± 0i, the zero's sign that of sin y cos y for |y| > 1 (and
+        // of y otherwise), as glibc's ctanh, which NumPy calls.
+        let s = if is_finite::<C>(y) && y.abs() > C::ONE {
+            y.sin() * y.cos()
+        } else {
+            y
+        };
+        return C::new(C::ONE.copysign(x), C::ZERO.copysign(s));
+    }
+    if !is_finite::<C>(y) {
+        // C11 G.6.2.6: tanh(±0 + i inf/NaN) = ±0 + NaN i; other x: NaN + NaN i.
+        return if x == C::ZERO {
+            C::new(x, y - y)
+        } else {
+            C::new(y - y, y - y)
+        };
+    }
     if x.abs() > C::real(32.0) {
-        // |tanh| saturates; avoids inf/inf.
-        return C::new(C::ONE.copysign(x), C::ZERO.copysign((two * y).sin()));
+        // |tanh| saturates (avoids inf/inf); the imaginary part is what is left of it.
+        let im = C::real(4.0) * y.sin() * y.cos() * (-two * x.abs()).exp();
+        return C::new(C::ONE.copysign(x), im);
     }
     let d = (two * x).cosh() + (two * y).cos();
     C::new((two * x).sinh() / d, (two * y).sin() / d)
@@ -231,14 +290,53 @@ pub fn pow<C: Complex>(a: C, b: C) -> C {
     exp(mul(b, log(a)))
 }
 
-/// asinh(z) = log(z + sqrt(z^2 + 1)), computed for Re z >= 0 and mirrored (asinh is
-/// odd), which keeps the sum free of cancellation.
+/// asinh(z) = log(z + sqrt(z^2 + 1)), computed for Re z >= +0 and mirrored (asinh is
+/// odd), which keeps the sum free of cancellation. On the branch cut (Re z = ±0,
+/// |Im z| > 1) the sign of that zero picks the side, as C99's casinh: so -0.0 is
+/// mirrored too, and adding 1 leaves the imaginary part's zero sign alone.
 #[inline(always)]
 pub fn asinh<C: Complex>(a: C) -> C {
-    let flip = a.re() < C::ZERO;
+    let flip = C::ONE.copysign(a.re()) < C::ZERO;
     let z = if flip { neg(a) } else { a };
-    let r = log(add(z, sqrt(add(mul(z, z), C::new(C::ONE, C::ZERO)))));
+    let (x, y) = (z.re(), z.im());
+    let r = if !is_finite::<C>(x) || !is_finite::<C>(y) {
+        asinh_special::<C>(x, y)
+    } else if x > C::real(1e8) || y.abs() > C::real(1e8) {
+        // asinh z = log 2 + log z within 1/(4|z|^2) < eps64/4 here; z^2 + 1 would
+        // overflow for complex64 near |z| = 1.8e19.
+        let l = log(z);
+        C::new(l.re() + C::real(core::f64::consts::LN_2), l.im())
+    } else {
+        let z2 = mul(z, z);
+        log(add(z, sqrt(C::new(z2.re() + C::ONE, z2.im()))))
+    };
     if flip { neg(r) } else { r }
+}
+
+/// C99 G.6.2.2's special values of asinh for Re z >= +0 or NaN (the caller mirrors the
+/// rest: asinh is odd).
+#[inline(always)]
+fn asinh_special<C: Complex>(x: C::R, y: C::R) -> C {
+    let inf = C::real(f64::INFINITY);
+    if is_inf::<C>(y) {
+        if is_nan::<C>(x) {
+            return C::new(inf, C::NAN); // ±inf + NaN i
+        }
+        let q = if is_inf::<C>(x) {
+            core::f64::consts::FRAC_PI_4
+        } else {
+            core::f64::consts::FRAC_PI_2
+        };
+        return C::new(inf, C::real(q).copysign(y));
+    }
+    if is_nan::<C>(y) {
+        return C::new(if is_inf::<C>(x) { inf } else { C::NAN }, C::NAN);
+    }
+    // y finite: x is +inf or NaN.
+    if is_inf::<C>(x) {
+        return C::new(inf, C::ZERO.copysign(y));
+    }
+    C::new(C::NAN, if y == C::ZERO { y } else { C::NAN })
 }
 
 /// asin(z) = -i asinh(iz).
@@ -267,18 +365,55 @@ pub fn acos<C: Complex>(a: C) -> C {
     C::new(C::real(core::f64::consts::FRAC_PI_2) - s.re(), -s.im())
 }
 
-/// acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) (the principal branch of C99).
+/// acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)) (the principal branch of C99). z ± 1
+/// keep Im z as it is (with its zero's sign, which picks the side of the branch cut).
 #[inline(always)]
 pub fn acosh<C: Complex>(a: C) -> C {
-    let one = C::new(C::ONE, C::ZERO);
-    log(add(a, mul(sqrt(add(a, one)), sqrt(sub(a, one)))))
+    let (x, y) = (a.re(), a.im());
+    if !is_finite::<C>(x) || !is_finite::<C>(y) {
+        // C99 G.6.2.1 from G.6.1.1: acosh z = i acos z where Im acos z has its sign bit
+        // set, else -i acos z (Re acosh >= 0).
+        let w = acos(a);
+        return if C::ONE.copysign(w.im()) < C::ZERO {
+            C::new(-w.im(), w.re())
+        } else {
+            C::new(w.im(), -w.re())
+        };
+    }
+    log(add(
+        a,
+        mul(sqrt(C::new(x + C::ONE, y)), sqrt(C::new(x - C::ONE, y))),
+    ))
 }
 
-/// atanh(z) = (log(1 + z) - log(1 - z)) / 2.
+/// atanh(z) = (log(1 + z) - log(1 - z)) / 2, with 1 - z = (1 - x) - iy exactly, so that
+/// on the cut (real |z| > 1) the sign of Im z's zero picks the side, as C99's catanh.
 #[inline(always)]
 pub fn atanh<C: Complex>(a: C) -> C {
-    let one = C::new(C::ONE, C::ZERO);
-    let d = sub(log(add(one, a)), log(sub(one, a)));
+    let (x, y) = (a.re(), a.im());
+    if !is_finite::<C>(x) || !is_finite::<C>(y) {
+        // C99 G.6.2.3 (odd and conjugate-symmetric).
+        let h = C::real(core::f64::consts::FRAC_PI_2);
+        if is_inf::<C>(y) {
+            let re = if is_nan::<C>(x) {
+                C::ZERO
+            } else {
+                C::ZERO.copysign(x)
+            };
+            return C::new(re, h.copysign(y));
+        }
+        if is_inf::<C>(x) {
+            let im = if is_nan::<C>(y) {
+                C::NAN
+            } else {
+                h.copysign(y)
+            };
+            return C::new(C::ZERO.copysign(x), im);
+        }
+        // A NaN part and no infinity: atanh(±0 + NaN i) = ±0 + NaN i, else NaN + NaN i.
+        return C::new(if x == C::ZERO { x } else { C::NAN }, C::NAN);
+    }
+    let d = sub(log(C::new(C::ONE + x, y)), log(C::new(C::ONE - x, -y)));
     C::new(d.re() * C::real(0.5), d.im() * C::real(0.5))
 }
 
@@ -296,6 +431,77 @@ mod tests {
     fn close(a: c128, b: c128) -> bool {
         (a.re - b.re).abs() <= 1e-12 * (1.0 + b.re.abs())
             && (a.im - b.im).abs() <= 1e-12 * (1.0 + b.im.abs())
+    }
+
+    #[test]
+    fn special_values_as_c99() {
+        let (inf, nan) = (f64::INFINITY, f64::NAN);
+        let same = |a: f64, b: f64| {
+            (a.is_nan() && b.is_nan())
+                || (a == b && a.is_sign_negative() == b.is_sign_negative())
+                || (a - b).abs() < 1e-15
+        };
+        let q = core::f64::consts::FRAC_PI_4;
+        let h = core::f64::consts::FRAC_PI_2;
+        let cases: [(fn(c128) -> c128, (f64, f64), (f64, f64)); 14] = [
+            (exp, (-inf, inf), (0.0, 0.0)),
+            (exp, (inf, nan), (inf, nan)),
+            (sinh, (0.0, inf), (0.0, nan)),
+            (cosh, (0.0, nan), (nan, 0.0)),
+            (cosh, (-inf, inf), (inf, nan)),
+            (tanh, (0.0, inf), (0.0, nan)),
+            (tanh, (nan, 0.0), (nan, 0.0)),
+            (asinh, (inf, inf), (inf, q)),
+            (asinh, (1.0, -inf), (inf, -h)),
+            (acos, (-inf, inf), (3.0 * q, -inf)),
+            (acos, (0.0, nan), (h, nan)),
+            (acosh, (inf, 1.0), (inf, 0.0)),
+            (atanh, (inf, 2.0), (0.0, h)),
+            (atanh, (-0.0, nan), (-0.0, nan)),
+        ];
+        for (f, (x, y), (re, im)) in cases {
+            let r = f(c128::new(x, y));
+            assert!(
+                same(r.re, re) && same(r.im, im),
+                "({x}, {y}) -> {r:?}, want ({re}, {im})"
+            );
+        }
+        // Large |z| in complex64: no overflow inside (asin(1 + 1.3e19j) ~ 7.7e-20 + 44.708j).
+        let r = asin(c64::new(1.0, 1.3043818701608976e19));
+        assert!(
+            (r.im - 44.70799).abs() < 1e-4 && r.re > 0.0 && r.re < 1e-19,
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn branch_cuts_follow_the_sign_of_zero() {
+        // C99 (NumPy): the side of a branch cut is the sign of the zero part.
+        let h = core::f64::consts::FRAC_PI_2;
+        let a2 = 1.3169578969248166; // acosh(2)
+        let at = 0.5493061443340549; // atanh(1/2) = Re atanh(2)
+        let cases: [(fn(c128) -> c128, (f64, f64), (f64, f64)); 12] = [
+            (asin, (2.0, 0.0), (h, a2)),
+            (asin, (2.0, -0.0), (h, -a2)),
+            (asin, (-2.0, 0.0), (-h, a2)),
+            (acos, (2.0, 0.0), (0.0, -a2)),
+            (acos, (2.0, -0.0), (0.0, a2)),
+            (atanh, (2.0, 0.0), (at, h)),
+            (atanh, (2.0, -0.0), (at, -h)),
+            (atanh, (-2.0, 0.0), (-at, h)),
+            (asinh, (0.0, 2.0), (a2, h)),
+            (asinh, (-0.0, 2.0), (-a2, h)),
+            (asinh, (0.0, -2.0), (a2, -h)),
+            (acosh, (-2.0, -0.0), (a2, -core::f64::consts::PI)),
+        ];
+        for (f, (x, y), (re, im)) in cases {
+            let r = f(c128::new(x, y));
+            assert!(
+                (r.re - re).abs() <= 1e-15 * (1.0 + re.abs())
+                    && (r.im - im).abs() <= 1e-15 * (1.0 + im.abs()),
+                "({x}, {y}) -> {r:?}, want ({re}, {im})"
+            );
+        }
     }
 
     #[test]
