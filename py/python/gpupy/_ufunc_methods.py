@@ -8,7 +8,7 @@ NumPy's ufunc has one (``add`` is ``sum``/``cumsum``, ``minimum`` is ``min``, ..
 otherwise the ufunc's own elementwise kernel, applied
 
 - as a pairwise tree (``log2 n`` launches) for reductions of associative, commutative
-  ufuncs (``bitwise_*``, ``gcd``, ``lcm``, ``hypot``, ``logaddexp``, ...);
+  ufuncs (``bitwise_*``, ``gcd``, ``hypot``, ``logaddexp``, ...);
 - as a Hillis-Steele scan (``log2 n`` launches over the whole array) for accumulations
   and segmented reductions (``reduceat``, the duplicate indices of ``at``) of associative
   ufuncs: each step combines ``x[j - d]`` with ``x[j]``, so the left-to-right order of
@@ -47,10 +47,12 @@ _NO_VALUE = numpy._NoValue
 
 # Ufuncs whose operation is associative and commutative (exactly for integers, min/max
 # and logic; up to rounding for hypot and logaddexp, as NumPy's pairwise add is): their
-# reductions may be evaluated as a tree and their repeated ``at`` indices grouped.
+# reductions may be evaluated as a tree and their repeated ``at`` indices grouped. Not
+# lcm: once a partial result wraps (NumPy's lcm overflows silently) the next lcm takes
+# its absolute value, so the grouping changes the result; it folds left as NumPy does.
 _ASSOCIATIVE = frozenset([
     "add", "multiply", "minimum", "maximum", "fmin", "fmax", "logical_and", "logical_or", "logical_xor",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm", "hypot", "logaddexp", "logaddexp2",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "hypot", "logaddexp", "logaddexp2",
 ])
 # Ufuncs with f(x, x) == x: a masked-out element may be replaced by ``initial``.
 _IDEMPOTENT = frozenset(["minimum", "maximum", "fmin", "fmax", "logical_and", "logical_or", "bitwise_and",

@@ -414,7 +414,14 @@ pub fn atanh<C: Complex>(a: C) -> C {
         return C::new(if x == C::ZERO { x } else { C::NAN }, C::NAN);
     }
     let d = sub(log(C::new(C::ONE + x, y)), log(C::new(C::ONE - x, -y)));
-    C::new(d.re() * C::real(0.5), d.im() * C::real(0.5))
+    // Re atanh z has the sign of x and Im atanh z that of y (atanh is odd and
+    // conjugate-symmetric): the copysigns give zeros their C99 signs (atanh(-0 + 2i) is
+    // -0 + 1.107i; the difference of the logarithms gives +0 there).
+    let half = C::real(0.5);
+    C::new(
+        (d.re() * half).abs().copysign(x),
+        (d.im() * half).abs().copysign(y),
+    )
 }
 
 /// atan(z) = -i atanh(iz).
@@ -480,7 +487,7 @@ mod tests {
         let h = core::f64::consts::FRAC_PI_2;
         let a2 = 1.3169578969248166; // acosh(2)
         let at = 0.5493061443340549; // atanh(1/2) = Re atanh(2)
-        let cases: [(fn(c128) -> c128, (f64, f64), (f64, f64)); 12] = [
+        let cases: [(fn(c128) -> c128, (f64, f64), (f64, f64)); 13] = [
             (asin, (2.0, 0.0), (h, a2)),
             (asin, (2.0, -0.0), (h, -a2)),
             (asin, (-2.0, 0.0), (-h, a2)),
@@ -492,6 +499,7 @@ mod tests {
             (asinh, (0.0, 2.0), (a2, h)),
             (asinh, (-0.0, 2.0), (-a2, h)),
             (asinh, (0.0, -2.0), (a2, -h)),
+            (atanh, (-0.0, 2.0), (-0.0, 1.1071487177940904)),
             (acosh, (-2.0, -0.0), (a2, -core::f64::consts::PI)),
         ];
         for (f, (x, y), (re, im)) in cases {
@@ -500,6 +508,12 @@ mod tests {
                 (r.re - re).abs() <= 1e-15 * (1.0 + re.abs())
                     && (r.im - im).abs() <= 1e-15 * (1.0 + im.abs()),
                 "({x}, {y}) -> {r:?}, want ({re}, {im})"
+            );
+            let signs = (r.re.is_sign_negative(), r.im.is_sign_negative());
+            assert_eq!(
+                signs,
+                (re.is_sign_negative(), im.is_sign_negative()),
+                "signs of ({x}, {y}) -> {r:?}"
             );
         }
     }
