@@ -96,6 +96,11 @@ pub fn check<T>(
     r.map_err(|e| Error::cuda(call, e))
 }
 
+/// The same for a raw driver status (calls made through `cudarc::driver::sys`).
+pub fn check_status(call: &'static str, status: cudarc::driver::sys::CUresult) -> Result<()> {
+    check(call, status.result())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

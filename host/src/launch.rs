@@ -30,6 +30,7 @@ use gpupy_kernels::registry::Kernel;
 use crate::device::Device;
 use crate::error::{Error, Result, check};
 use crate::module::Function;
+use crate::user_module::UserFunction;
 
 /// Bytes of kernel parameters a launch may pass. CUDA allows 4 KiB; the largest list
 /// gpupy passes is `select`'s (a `Strided<4>` and four pointers, about 820 bytes), and the
@@ -257,6 +258,88 @@ impl<'d> Launch<'d> {
             )
         })
     }
+}
+
+/// Launches a user's kernel (`gpupy.RawKernel`) on `stream` (a `CUstream` handle's
+/// address; the current stream when None) with `args`, each parameter's bytes in order.
+///
+/// The count of arguments must match the kernel's parameter list (the driver reports
+/// it). Sizes need not: as CuPy, a Python float is passed as 8 bytes even to a `float`
+/// parameter, which then reads the first 4 of them; a shorter argument is padded with
+/// zeros so the driver never reads past it. Grid, block and shared memory are checked
+/// against the device's and the kernel's limits before anything is launched.
+pub fn launch_user(
+    f: &UserFunction,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared: u32,
+    stream: Option<usize>,
+    args: &[&[u8]],
+) -> Result<()> {
+    let device = f.device();
+    if args.len() != f.param_sizes.len() {
+        return Err(Error::Type(format!(
+            "{}() takes {} arguments ({} given)",
+            f.name,
+            f.param_sizes.len(),
+            args.len()
+        )));
+    }
+    let (g, b) = (grid, block);
+    if g.0 == 0 || g.1 == 0 || g.2 == 0 || g.0 > i32::MAX as u32 || g.1 > 65535 || g.2 > 65535 {
+        return Err(Error::Value(format!(
+            "grid {g:?} is outside the device's limits (1 to 2147483647, 65535, 65535)"
+        )));
+    }
+    let threads = b.0 as u64 * b.1 as u64 * b.2 as u64;
+    let most = f.max_threads.max(1) as u64;
+    if b.0 == 0 || b.1 == 0 || b.2 == 0 || b.0 > 1024 || b.1 > 1024 || b.2 > 64 || threads > most {
+        return Err(Error::Value(format!(
+            "block {b:?} is outside the limits of {} on this device (at most {most} threads \
+             per block, 1024 x 1024 x 64)",
+            f.name
+        )));
+    }
+    if shared as i64 > f.max_dynamic_shared as i64 {
+        return Err(Error::Value(format!(
+            "{shared} bytes of dynamic shared memory is more than {}'s limit of {} bytes \
+             (raise it with max_dynamic_shared_size_bytes, up to {})",
+            f.name, f.max_dynamic_shared, device.props.shared_mem_per_block_optin
+        )));
+    }
+    // Each argument in its own 16-byte-aligned slot at least as large as the parameter.
+    let slots: Vec<usize> = args
+        .iter()
+        .zip(&f.param_sizes)
+        .map(|(a, &s)| a.len().max(s).next_multiple_of(16))
+        .collect();
+    let mut buf = vec![0u128; slots.iter().sum::<usize>() / 16];
+    let base = buf.as_mut_ptr().cast::<u8>();
+    let mut params = Vec::with_capacity(args.len());
+    let mut at = 0;
+    for (a, slot) in args.iter().zip(&slots) {
+        // SAFETY: `at + slot <= buf`'s length in bytes (the slots sum to it) and
+        // `a.len() <= slot`, so the copy stays inside `buf`, which does not overlap `a`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(a.as_ptr(), base.add(at), a.len());
+            params.push(base.add(at).cast::<c_void>());
+        }
+        at += slot;
+    }
+    device.bind()?;
+    let stream = match stream {
+        Some(s) => s as sys::CUstream,
+        None => crate::stream::current(device).0,
+    };
+    // SAFETY: `f` is a function of a module loaded in this device's context, which is
+    // bound. `params` holds one pointer per kernel parameter (the count was checked),
+    // each to at least as many initialized bytes as the parameter's size, alive until
+    // the call returns (the driver copies them). The launch shape is inside the limits
+    // (checked above). What the kernel does with its arguments is the user's code: an
+    // access out of bounds surfaces as the driver's error on a later call.
+    check("cuLaunchKernel", unsafe {
+        result::launch_kernel(f.f.0, g, b, shared, stream, &mut params)
+    })
 }
 
 /// The lock of a table that is never left half-updated (a poisoned lock is still sound).

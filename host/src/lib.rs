@@ -26,12 +26,14 @@ pub mod interop;
 pub mod launch;
 pub mod layout;
 pub mod module;
+pub mod nvrtc;
 pub mod ops;
 pub mod pinned;
 pub mod pool;
 pub mod stream;
 pub mod table;
 pub mod transfer;
+pub mod user_module;
 
 pub use array::Array;
 pub use dtype::DType;

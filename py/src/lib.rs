@@ -19,6 +19,7 @@
 //! - `interop`: `__cuda_array_interface__` and DLPack, both ways;
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
 //! - `fft`: one-axis transforms and the table cache (`gpupy.fft`, `gpupyx.scipy.fft`);
+//! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
 //!
@@ -46,6 +47,7 @@ mod scan;
 mod sort;
 mod stream;
 mod ufunc;
+mod user_kernel;
 
 use pyo3::prelude::*;
 
@@ -68,5 +70,6 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fft::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
+    user_kernel::register(m)?;
     Ok(())
 }

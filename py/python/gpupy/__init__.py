@@ -223,6 +223,13 @@ from gpupy._shape_logic import *  # noqa: E402,F401,F403  (diagonal, broadcast, 
 __all__ += [*_statistics_more.__all__, *_histograms_more.__all__, *_lexsort.__all__, *_bits.__all__,
             *_shape_logic.__all__, "emath"]
 
+# Users' own kernels (CuPy's RawModule, RawKernel, ElementwiseKernel, ReductionKernel),
+# in CUDA C through NVRTC or in Rust through rustc; see _userkernel/.
+from gpupy import _userkernel  # noqa: E402
+from gpupy._userkernel import *  # noqa: E402,F401,F403
+
+__all__ += [*_userkernel.__all__]
+
 # Dask support (optional): registers gpupy with dask.array and distributed when (and
 # whenever) they are imported; imports no Dask itself. See _dask.py.
 from gpupy import _dask  # noqa: E402,F401

@@ -2,7 +2,7 @@
 
 from gpupy import _gpupy
 from gpupy._gpupy import CUDARuntimeError, Event, OutOfMemoryError, get_elapsed_time
-from gpupy.cuda import memory, pinned_memory, runtime
+from gpupy.cuda import compiler, memory, pinned_memory, runtime
 from gpupy.cuda.memory import MemoryPool, get_allocator, set_allocator
 from gpupy.cuda.pinned_memory import (
     PinnedMemoryPointer,
@@ -89,6 +89,7 @@ __all__ = [
     "get_elapsed_time",
     "get_current_stream",
     "is_available",
+    "compiler",
     "memory",
     "runtime",
 ]

@@ -1,0 +1,97 @@
+"""CUDA C to a cubin through NVRTC, NVIDIA's run-time compiler, loaded only when a user
+compiles CUDA C (``RawKernel``, ``RawModule``, ``ElementwiseKernel``, ...).
+
+NVRTC is found, in order, at ``$GPUPY_NVRTC_PATH``, in the ``nvidia-cuda-nvrtc`` wheels
+of this Python (``pip install nvidia-cuda-nvrtc-cu12``, the ``gpupy[nvrtc]`` extra), in a
+CUDA toolkit (``$CUDA_PATH``, ``/usr/local/cuda``), then by the system's library search.
+The Rust extension opens the first that loads (``host/src/nvrtc.rs``).
+
+Source is compiled for the current GPU's real architecture (``-arch=sm_90`` on an H100),
+so the driver loads the cubin without a second compilation; the cubin is cached on disk
+(``_cache.py``) under the source, the options, NVRTC's version and the architecture.
+"""
+
+import glob
+import os
+import sys
+
+from gpupy import _gpupy, cuda
+from gpupy._userkernel import _cache
+from gpupy.cuda.compiler import CompileException
+
+_libraries = None
+_version = None
+
+
+def library_candidates():
+    """The NVRTC libraries to try, most specific first."""
+    global _libraries
+    if _libraries is not None:
+        return _libraries
+    found = []
+    env = os.environ.get("GPUPY_NVRTC_PATH")
+    if env:
+        found.append(env)
+    patterns = []
+    for entry in sys.path:
+        for sub in ("cuda_nvrtc/lib", "cu13/lib", "cu12/lib"):
+            patterns.append(os.path.join(entry, "nvidia", sub, "libnvrtc.so*"))
+    for root in (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if root:
+            patterns.append(os.path.join(root, "lib64", "libnvrtc.so*"))
+    for pattern in patterns:
+        for path in sorted(glob.glob(pattern), reverse=True):
+            name = os.path.basename(path)
+            # libnvrtc-builtins and the static-runtime ".alt" variant are not the API.
+            if name.startswith("libnvrtc.so") and path not in found:
+                found.append(path)
+    found += ["libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"]
+    _libraries = found
+    return found
+
+
+def version():
+    """NVRTC's (major, minor); RuntimeError saying what to install when it is absent."""
+    global _version
+    if _version is None:
+        major, minor, _path = _gpupy.nvrtc_version(library_candidates())
+        _version = (major, minor)
+    return _version
+
+
+def current_arch():
+    """The current GPU's architecture as NVRTC names it: 'sm_90' on an H100."""
+    return "sm_" + cuda.Device().compute_capability
+
+
+def compile_cuda(source, name, options=(), name_expressions=(), arch=None):
+    """(cubin bytes, {name expression: lowered name}) for CUDA C `source`.
+
+    Raises ``CompileException`` with NVRTC's log when the source does not compile.
+    """
+    arch = arch or current_arch()
+    options = tuple(options)
+    name_expressions = tuple(name_expressions)
+    full = (f"-arch={arch}",) + options
+    key = (source, "\0".join(full), "\0".join(name_expressions), "%d.%d" % version())
+
+    def build():
+        image, log, lowered = _gpupy.nvrtc_compile(
+            library_candidates(), source, name, list(full), list(name_expressions), True
+        )
+        if image is None:
+            raise CompileException(log, source, name, full, "nvrtc")
+        # The lowered names travel with the image: a header line per expression.
+        header = "".join(f"{e}\0{m}\n" for e, m in lowered).encode()
+        return len(header).to_bytes(8, "little") + header + bytes(image)
+
+    blob = _cache.cached_compile("nvrtc", key, build)
+    n = int.from_bytes(blob[:8], "little")
+    lowered = {}
+    for line in blob[8 : 8 + n].decode().splitlines():
+        expr, _, mangled = line.partition("\0")
+        lowered[expr] = mangled
+    return blob[8 + n :], lowered
+
+
+__all__ = ["library_candidates", "version", "current_arch", "compile_cuda"]

@@ -1,0 +1,298 @@
+"""``ReductionKernel``: a user's map, reduce and post-map expressions over any axes of
+broadcast arguments (CuPy's ``cupy.ReductionKernel``), in CUDA C or in Rust.
+
+The inputs' broadcast shape splits into output dimensions and reduced dimensions; each
+group is coalesced (``reduce_dims``) and the kernel walks them by flat index. The
+schedule follows the layout (see ``_cuda_source.reduction``): a block per output when
+the reduced elements are contiguous, a thread per output when they are strided (an
+outer axis, so neighbouring threads read neighbouring outputs' elements), and several
+blocks per output plus a combining pass when there are too few outputs to fill the GPU.
+
+``plan``/``prebuild`` run a call's steps up to the generated source on array layouts
+alone, as ``ElementwiseKernel``'s do (see ``_elementwise.py``).
+"""
+
+import math
+
+import numpy
+
+from gpupy import _creation, cuda
+from gpupy._userkernel import _args, _cuda_source, _elementwise, _layout, _params, _rust_source
+from gpupy._userkernel._elementwise import ARRAY_TYPES, ArraySpec, Plan
+
+_BLOCK = 256
+# Enough blocks to fill an H100 several times over (132 SMs, 8 blocks of 256 each).
+_TARGET_BLOCKS = 132 * 8
+# Each of several blocks sharing one output reduces at least this many elements.
+_MIN_CHUNK = 8192
+
+
+def normalize_axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (int, numpy.integer)):
+        axis = (axis,)
+    out = []
+    for a in axis:
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise numpy.exceptions.AxisError(a, ndim)
+        a %= ndim
+        if a in out:
+            raise ValueError("duplicate value in 'axis'")
+        out.append(a)
+    return tuple(sorted(out))
+
+
+def generate(language, **kw):
+    if language == "cuda":
+        return _cuda_source.reduction(**kw)
+    return _rust_source.reduction(**kw)
+
+
+class ReductionKernel:
+    """A user-defined reduction::
+
+        l2norm = gp.ReductionKernel('T x', 'T y', 'x * x', 'a + b', 'y = sqrt(a)', '0',
+                                    'l2norm')
+        n = l2norm(x, axis=1)
+    """
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr,
+                 identity, name="reduce_kernel", reduce_type=None, reduce_dims=True,
+                 preamble="", options=(), *, language="cuda"):
+        if language not in ("cuda", "rust"):
+            raise ValueError(f"language must be 'cuda' or 'rust', not {language!r}")
+        self.in_params = _params.parse(in_params, True)
+        self.out_params = _params.parse(out_params, False)
+        _params.check_names(self.in_params, self.out_params)
+        if any(p.raw for p in self.out_params):
+            raise ValueError("ReductionKernel's outputs cannot be raw")
+        self.nin = len(self.in_params)
+        self.nout = len(self.out_params)
+        self.nargs = self.nin + self.nout
+        self.params = self.in_params + self.out_params
+        self.map_expr = map_expr
+        self.reduce_expr = reduce_expr
+        self.post_map_expr = post_map_expr
+        self.identity = None if identity is None or identity == "" else identity
+        self.name = name
+        self.reduce_type = reduce_type if reduce_type is not None else self.out_params[0].ctype
+        self.reduce_dims = reduce_dims
+        self.preamble = preamble
+        self.options = tuple(options)
+        self.language = language
+        self._kernels = {}
+
+    def _source(self, slots, out_slots, types, ndo, ndr):
+        return generate(
+            self.language, name=self.name, slots=slots, outs=out_slots,
+            map_expr=self.map_expr, reduce_expr=self.reduce_expr,
+            post_map_expr=self.post_map_expr, identity=self.identity,
+            reduce_type=self.reduce_type, preamble=self.preamble, types=types, ndo=ndo,
+            ndr=ndr,
+        )
+
+    def _module(self, key, slots, out_slots, types, ndo, ndr):
+        dev = cuda.Device().id
+        m = self._kernels.get((dev, key))
+        if m is None:
+            source = self._source(slots, out_slots, types, ndo, ndr)
+            mod = _elementwise.compile_module(self.language, source, self.options)
+            m = {k: mod.get_function(self.name + k) for k in ("", "_final", "_thread")}
+            self._kernels[(dev, key)] = m
+        return m
+
+    def _full_arguments(self, args, out):
+        """`args` with a None for each output not given, `out` in its place."""
+        if len(args) == self.nin:
+            args = args + (None,) * self.nout
+        elif len(args) != self.nargs:
+            raise TypeError(f"Wrong number of arguments for {self.name!r}")
+        if out is not None:
+            if self.nout != 1 or args[self.nin] is not None:
+                raise ValueError("out= is for kernels of one output not also given positionally")
+            args = args[: self.nin] + (out,)
+        return args
+
+    def _prepare(self, args, types, axis, keepdims, make_output):
+        """(inputs, outputs, dtypes, shape, kept axes, reduced axes, outputs' count,
+        reduced count), each missing output made by `make_output(shape, dtype)`."""
+        dtypes = [_params.dtype_of(p, types) for p in self.params]
+        if self.reduce_type in types or len(self.reduce_type) == 1:
+            _params.dtype_of(_params.Param(f"{self.reduce_type} _", True), types)
+
+        ins = args[: self.nin]
+        arrays = [a for p, a in zip(self.in_params, ins) if isinstance(a, ARRAY_TYPES) and not p.raw]
+        shape = _layout.broadcast_shape([a.shape for a in arrays])
+        axes = normalize_axes(axis, len(shape))
+        kept = [k for k in range(len(shape)) if k not in axes]
+        out_shape = tuple(1 if k in axes else n for k, n in enumerate(shape)) if keepdims \
+            else tuple(shape[k] for k in kept)
+        n_out = math.prod(shape[k] for k in kept)
+        n_red = math.prod(shape[k] for k in axes)
+
+        outs = list(args[self.nin:])
+        for k, (p, o) in enumerate(zip(self.out_params, outs)):
+            d = dtypes[self.nin + k]
+            if o is None:
+                outs[k] = make_output(out_shape, d)
+            elif not isinstance(o, ARRAY_TYPES):
+                raise TypeError(f"Output argument {p.name} must be a gpupy array")
+            elif o.dtype != d:
+                raise TypeError(f"Type is mismatched. {p.name} {o.dtype.type} {d.type}")
+            elif o.shape != out_shape:
+                raise ValueError(f"Out shape is mismatched: {o.shape} for {out_shape}")
+        if n_red == 0 and self.identity is None and n_out:
+            raise ValueError(
+                f"zero-size array to reduction operation {self.name} which has no identity"
+            )
+        return ins, outs, dtypes, shape, kept, axes, n_out, n_red
+
+    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        args = tuple(_elementwise.as_argument(a) for a in self._full_arguments(args, out))
+        types = {}
+        _params.bind(self.params, args, types)
+        ins, outs, dtypes, shape, kept, axes, n_out, n_red = self._prepare(
+            args, types, axis, keepdims, _creation.empty)
+        if n_out:
+            self._launch(ins, outs, dtypes, types, shape, kept, axes, n_out, n_red, keepdims,
+                         stream)
+        if self.nout == 1:
+            return outs[0]
+        return tuple(outs)
+
+    def plan(self, *args, out=None, axis=None, keepdims=False):
+        """The module a call with these arguments runs, without running or compiling
+        it: a `Plan` (signature key and generated source), or None when such a call
+        launches nothing (no outputs). Arrays may be gpupy arrays, `ArraySpec`s or NumPy
+        arrays (standing for gpupy arrays of their layout). Needs no GPU."""
+        args = _elementwise.plan_arguments(self._full_arguments(args, out))
+        types = {}
+        _params.bind(self.params, _elementwise.binding_arguments(args), types)
+        ins, outs, dtypes, shape, kept, axes, n_out, _ = self._prepare(
+            args, types, axis, keepdims, ArraySpec)
+        if not n_out:
+            return None
+        key, gen, _, _ = self._signature(ins, outs, dtypes, types, shape, kept, axes, keepdims,
+                                         False)
+        return Plan(key, self._source(*gen))
+
+    def prebuild(self, *args, out=None, axis=None, keepdims=False):
+        """Compiles the module a call with these arguments runs into the kernel cache
+        without launching it; returns its `Plan` (None when such a call launches
+        nothing). For ``language='rust'`` no GPU is needed."""
+        p = self.plan(*args, out=out, axis=axis, keepdims=keepdims)
+        if p is not None:
+            _elementwise.compile_module(self.language, p.source, self.options)
+        return p
+
+    def _signature(self, ins, outs, dtypes, types, shape, kept, axes, keepdims, pack):
+        """(key, the generator's layout arguments (slots, out_slots, types, ndo, ndr),
+        the walk (output shape, reduced shape, output strides, reduced strides, number
+        of strided inputs), packed parameters when `pack`)."""
+        strided = [a for p, a in zip(self.in_params, ins) if isinstance(a, ARRAY_TYPES) and not p.raw]
+        full = [_layout.broadcast_strides(a, shape) for a in strided]
+        # Output strides over the kept dimensions (keepdims' 1s dropped).
+        ystr = []
+        for o in outs:
+            s = list(o.strides)
+            ystr.append([s[k] for k in kept] if keepdims else s)
+        oshape, ostr = _layout.coalesce(
+            [shape[k] for k in kept], [[f[k] for k in kept] for f in full] + ystr,
+            self.reduce_dims)
+        rshape, rstr = _layout.coalesce(
+            [shape[k] for k in axes], [[f[k] for k in axes] for f in full], self.reduce_dims)
+        ndo, ndr = max(len(oshape), 1), max(len(rshape), 1)
+        oshape, rshape = oshape or [1], rshape or [1]
+        ostr = [s or [0] for s in ostr]
+        rstr = [s or [0] for s in rstr]
+
+        slots, key = [], [ndo, ndr]
+        packed = [] if pack else None
+        for p, a, d in zip(self.in_params, ins, dtypes):
+            if p.raw:
+                c = _layout.is_c_contiguous(a)
+                slots.append((p, "raw", a.dtype, a.ndim, c))
+                key.append(("raw", a.dtype.char, a.ndim, c))
+                if pack:
+                    packed.append(_layout.carray_bytes(a))
+            elif isinstance(a, ARRAY_TYPES):
+                slots.append((p, "array", a.dtype, 0, False))
+                key.append(("array", a.dtype.char))
+                if pack:
+                    packed.append(a)
+            else:
+                slots.append((p, "scalar", d, 0, False))
+                key.append(("scalar", d.char))
+                if pack:
+                    packed.append(_elementwise.scalar_bytes(a, d))
+        out_slots = [(p, o.dtype) for p, o in zip(self.out_params, outs)]
+        if pack:
+            packed += outs
+        key.append(tuple(sorted((t, d.char) for t, d in types.items())))
+        walk = (oshape, rshape, ostr, rstr, len(strided))
+        return tuple(key), (slots, out_slots, types, ndo, ndr), walk, packed
+
+    def _launch(self, ins, outs, dtypes, types, shape, kept, axes, n_out, n_red, keepdims,
+                stream):
+        key, gen, walk, packed = self._signature(ins, outs, dtypes, types, shape, kept, axes,
+                                                 keepdims, True)
+        oshape, rshape, ostr, rstr, nstrided = walk
+        m = self._module(key, *gen)
+        # The schedule: a thread per output when the reduced elements are strided and
+        # outputs plenty (or the reductions short); else a block per output, split into
+        # chunks over several blocks when outputs are few.
+        inner_red = min((abs(s[-1]) for s in rstr[:nstrided]), default=0)
+        inner_out = min((abs(s[-1]) for s in ostr[:nstrided]), default=0)
+        per_thread = n_red < 32 or (n_out >= 4 * _BLOCK and inner_out < inner_red)
+        sp = _args.stream_ptr(stream)
+        tail = [_layout.dims_bytes(oshape), _layout.dims_bytes(rshape)]
+        for k in range(nstrided):
+            tail += [_layout.dims_bytes(ostr[k]), _layout.dims_bytes(rstr[k])]
+        tail += [_layout.dims_bytes(ostr[nstrided + k]) for k in range(len(outs))]
+        if per_thread:
+            grid = min(-(-n_out // _BLOCK), 2**31 - 1)
+            self._run(m["_thread"], grid, _BLOCK, 0, packed, n_out, n_red, 1, None, tail, sp)
+            return
+        chunks = 1
+        if n_out < _TARGET_BLOCKS:
+            chunks = max(1, min(_TARGET_BLOCKS // n_out, n_red // _MIN_CHUNK, 65535))
+        block = _BLOCK if n_red >= _BLOCK else max(32, 1 << (n_red - 1).bit_length())
+        rsize = self._reduce_size(types)
+        shared = block * (rsize + 1)
+        grid_x = min(n_out, 2**31 - 1)
+        if chunks == 1:
+            self._run(m[""], (grid_x, 1), block, shared, packed, n_out, n_red, n_red, None,
+                      tail, sp)
+            return
+        chunk = -(-n_red // chunks)
+        chunks = -(-n_red // chunk)
+        partial = _creation.empty(n_out * chunks * rsize, numpy.uint8)
+        self._run(m[""], (grid_x, chunks), block, shared, packed, n_out, n_red, chunk,
+                  partial, tail, sp)
+        self._run(m["_final"], min(-(-n_out // _BLOCK), 2**31 - 1), _BLOCK, 0, packed, n_out,
+                  n_red, chunks, partial, tail, sp)
+
+    def _reduce_size(self, types):
+        """Bytes of one accumulator value: its dtype's size, or 64 for a type named in
+        C or Rust (a struct of the preamble), a bound on what such a value may take."""
+        if self.reduce_type in types:
+            return types[self.reduce_type].itemsize
+        try:
+            return max(numpy.dtype(self.reduce_type).itemsize, 8)
+        except TypeError:
+            return 64
+
+    @staticmethod
+    def _run(f, grid, block, shared, packed, n_out, n_red, chunk, partial, tail, sp):
+        args = tuple(packed) + (
+            _args.kernel_arg(n_out),
+            _args.kernel_arg(n_red),
+            _args.kernel_arg(chunk),
+            partial if partial is not None else b"\0" * 8,
+        ) + tuple(tail)
+        f._f.launch(grid, block, args, shared, sp)
+
+
+__all__ = ["ReductionKernel"]

@@ -1,0 +1,769 @@
+"""Rust sources generated for ``ElementwiseKernel`` and ``ReductionKernel``
+(``language='rust'``): the kernels of ``_cuda_source.py`` with the same names, the same
+parameter layout (documented there) and the same schedule, written in Rust over the
+``gpupy_device`` crate. ``_rustc.compile_rust_module`` compiles them (its prelude sets
+the crate attributes and imports ``gpupy_device::prelude::*``).
+
+What user code sees (``language='rust'``):
+
+- ``ElementwiseKernel`` ``operation``: Rust statements. Each non-raw input is a local
+  ``let x: T`` holding its element, converted from the array's dtype to the declared
+  type; each output is a local ``let mut y: T;`` declared without a value and stored
+  after the operation, so **the operation must assign every output on every path**
+  (rustc rejects it otherwise: "used binding `y` isn't initialized"), and reading an
+  output before assigning it is an error too (to update an array in place, pass it as
+  an input as well, or as a ``raw`` parameter). Outputs are stored when the operation
+  ends, so a ``continue`` leaves the element's outputs unwritten (CUDA C's outputs are
+  references, written at once). ``i`` is the loop index (``i64``),
+  ``_ind.size()`` / ``_ind_size`` the loop size, also ``n`` unless a parameter is named
+  ``n``. A ``raw`` parameter is a ``CArray``: ``z[i]`` / ``z[i] = v`` by flat C-order
+  index (``i64``, ``i32``, ``u32`` or ``usize``), ``z[[i, j]]`` by multi-index,
+  ``z.size()``, ``z.shape()``, ``z.strides()`` (bytes), ``z.data()``.
+- ``ReductionKernel``: ``map_expr`` is a Rust expression over the inputs,
+  ``reduce_expr`` one over ``a`` and ``b`` (accumulator values), ``post_map_expr``
+  statements over ``a`` that assign every output (``y = a;``, ``y = a.sqrt();``);
+  ``identity`` a Rust expression (``0``, ``0.0``, ``f32::NEG_INFINITY``,
+  ``c64::ZERO``; also a Python number, or ``inf``/``-inf``/``nan``). The results of
+  ``map_expr``, ``reduce_expr`` and ``identity`` are converted to the accumulator type
+  with ``Cast`` (below), so ``0`` works for an ``f32`` accumulator; the output
+  assignment is not converted: ``y = a.cast();`` or ``y = a as f32;`` where the
+  accumulator type differs from the output's. ``reduce_type``: a dtype name, a bound
+  placeholder, a C name (``float``, ``double``, ``int``, ``long long``, ...), a Rust
+  primitive (``f32``, ``i64``, ``c64``) or the name of a ``Copy`` type of the preamble
+  (at most 64 bytes: the shared memory the host reserves per thread).
+- Element types: bool ``bool``, int8..uint64 ``i8``..``u64``, float16 ``f16``,
+  float32 ``f32``, float64 ``f64``, complex64 ``c64``, complex128 ``c128``;
+  placeholders become ``type T = f32;``.
+- Helpers of the generated header: ``Cast`` (``x.cast()`` / ``Cast::<f32>::cast(x)``,
+  between any two element types, NumPy's ``astype`` rules: complex to real keeps the
+  real part, to bool tests for non-zero), ``max``/``min`` (floats ignore a NaN, as C's
+  ``fmax``), and ``real``/``imag``/``conj`` for real and complex values (a preamble
+  item of one of these names is a duplicate definition). Math comes
+  from ``gpupy_device``: ``sqrt(x)``, ``x.sqrt()``, ``x.exp()``, ``powf``, ... for
+  f32/f64/f16, methods for complex (``z.exp()``, ``z.abs()``, ``z.sqrt()``).
+- ``preamble``: items (functions, constants, types) placed before the kernels;
+  ``loop_prep``/``after_loop``: statements in the kernel body before and after the
+  loop (a ``let`` in ``loop_prep`` is visible in the operation and after the loop).
+  User code runs inside ``unsafe`` functions, so raw-pointer code needs no ``unsafe``
+  block.
+"""
+
+import numpy
+
+# The generated header: the descriptor types of the parameter layout and the helpers
+# user code gets. Each item is prefixed with `_` where CuPy's C header is (`_Dims`,
+# `_CIndexer`) and named for users otherwise (`CArray`, `Cast`, `max`, ...).
+HEADER = r"""
+// ---- gpupy generated header (gpupy/_userkernel/_rust_source.py) ----
+use core::ops::{Index, IndexMut};
+
+/// A `raw` parameter: the whole array (CuPy's `CArray<T, ND, C_CONTIGUOUS>`), laid out as
+/// the host packs it: data pointer, size, shape and byte strides.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CArray<T, const ND: usize, const C: bool> {
+    pub data_: *mut T,
+    pub size_: i64,
+    pub shape_: [i64; ND],
+    pub strides_: [i64; ND],
+}
+
+impl<T, const ND: usize, const C: bool> CArray<T, ND, C> {
+    #[inline(always)]
+    pub fn size(&self) -> i64 { self.size_ }
+    #[inline(always)]
+    pub fn ndim(&self) -> i64 { ND as i64 }
+    #[inline(always)]
+    pub fn shape(&self) -> &[i64; ND] { &self.shape_ }
+    /// Byte strides.
+    #[inline(always)]
+    pub fn strides(&self) -> &[i64; ND] { &self.strides_ }
+    #[inline(always)]
+    pub fn data(&self) -> *mut T { self.data_ }
+    /// The element at flat C-order index `idx` (dimension 0 is not wrapped: an index
+    /// past the size is out of bounds, as in CuPy).
+    ///
+    /// # Safety
+    /// `0 <= idx < size()`.
+    #[inline(always)]
+    pub unsafe fn ptr(&self, idx: i64) -> *mut T {
+        if C {
+            return unsafe { self.data_.offset(idx as isize) };
+        }
+        let mut r = idx;
+        let mut off = 0i64;
+        let mut d = ND - 1;
+        while d > 0 {
+            let (q, c) = _divmod(r, self.shape_[d]);
+            off += c * self.strides_[d];
+            r = q;
+            d -= 1;
+        }
+        off += r * self.strides_[0];
+        unsafe { (self.data_ as *mut u8).offset(off as isize) as *mut T }
+    }
+    /// The element at multi-index `idx`.
+    ///
+    /// # Safety
+    /// `0 <= idx[d] < shape()[d]` for each dimension `d`.
+    #[inline(always)]
+    pub unsafe fn ptr_at(&self, idx: [i64; ND]) -> *mut T {
+        let mut off = 0i64;
+        let mut d = 0;
+        while d < ND {
+            off += idx[d] * self.strides_[d];
+            d += 1;
+        }
+        unsafe { (self.data_ as *mut u8).offset(off as isize) as *mut T }
+    }
+}
+
+macro_rules! _carray_index {
+    ($($i:ty),*) => { $(
+        impl<T, const ND: usize, const C: bool> Index<$i> for CArray<T, ND, C> {
+            type Output = T;
+            #[inline(always)]
+            fn index(&self, i: $i) -> &T { unsafe { &*self.ptr(i as i64) } }
+        }
+        impl<T, const ND: usize, const C: bool> IndexMut<$i> for CArray<T, ND, C> {
+            #[inline(always)]
+            fn index_mut(&mut self, i: $i) -> &mut T { unsafe { &mut *self.ptr(i as i64) } }
+        }
+    )* };
+}
+_carray_index!(i64, i32, u32, usize);
+
+impl<T, const ND: usize, const C: bool> Index<[i64; ND]> for CArray<T, ND, C> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: [i64; ND]) -> &T { unsafe { &*self.ptr_at(i) } }
+}
+impl<T, const ND: usize, const C: bool> IndexMut<[i64; ND]> for CArray<T, ND, C> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: [i64; ND]) -> &mut T { unsafe { &mut *self.ptr_at(i) } }
+}
+
+/// ND extents or byte strides, passed by value.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct _Dims<const ND: usize> {
+    pub v: [i64; ND],
+}
+
+/// `_ind.size()`: the loop size, as in CuPy.
+#[derive(Clone, Copy)]
+pub struct _CIndexer {
+    pub size_: i64,
+}
+
+impl _CIndexer {
+    #[inline(always)]
+    pub fn size(&self) -> i64 { self.size_ }
+}
+
+/// `(r / s, r % s)` for the extent `s` of a dimension being indexed, which is then
+/// positive: no zero-divisor or overflow checks.
+#[inline(always)]
+pub fn _divmod(r: i64, s: i64) -> (i64, i64) {
+    unsafe { core::hint::assert_unchecked(s > 0) };
+    (r / s, r % s)
+}
+
+/// `p` advanced by `bytes`.
+#[inline(always)]
+pub unsafe fn _byte_add<T>(p: *const T, bytes: i64) -> *const T {
+    unsafe { (p as *const u8).offset(bytes as isize) as *const T }
+}
+
+#[inline(always)]
+pub unsafe fn _byte_add_mut<T>(p: *mut T, bytes: i64) -> *mut T {
+    unsafe { (p as *mut u8).offset(bytes as isize) as *mut T }
+}
+
+/// The grid-stride loop `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+/// i += blockDim.x * gridDim.x)` over `i64` (an iterator, so `continue` in user code
+/// still advances).
+pub struct _GridStride {
+    i: i64,
+    n: i64,
+    s: i64,
+}
+
+impl _GridStride {
+    #[inline(always)]
+    pub fn new(n: i64) -> _GridStride {
+        _GridStride {
+            i: block_idx_x() as i64 * block_dim_x() as i64 + thread_idx_x() as i64,
+            n,
+            s: block_dim_x() as i64 * grid_dim_x() as i64,
+        }
+    }
+}
+
+impl Iterator for _GridStride {
+    type Item = i64;
+    #[inline(always)]
+    fn next(&mut self) -> Option<i64> {
+        if self.i < self.n {
+            let i = self.i;
+            self.i = i + self.s;
+            Some(i)
+        } else {
+            None
+        }
+    }
+}
+
+/// A value converted to another element type, as NumPy's `astype`: `x.cast()` where
+/// the target type is known, `Cast::<f32>::cast(x)` otherwise.
+pub trait Cast<U> {
+    fn cast(self) -> U;
+}
+
+impl<T> Cast<T> for T {
+    #[inline(always)]
+    fn cast(self) -> T { self }
+}
+@CASTS@
+/// `max(a, b)` / `min(a, b)`: `Ord` for integers and bool; floats ignore a NaN operand
+/// (C's `fmax`/`fmin`, what CUDA's `max` does on floats).
+pub trait _MinMax: Copy {
+    fn _max(self, o: Self) -> Self;
+    fn _min(self, o: Self) -> Self;
+}
+
+macro_rules! _minmax_ord {
+    ($($t:ty),*) => { $(
+        impl _MinMax for $t {
+            #[inline(always)]
+            fn _max(self, o: $t) -> $t { if o > self { o } else { self } }
+            #[inline(always)]
+            fn _min(self, o: $t) -> $t { if o < self { o } else { self } }
+        }
+    )* };
+}
+_minmax_ord!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! _minmax_float {
+    ($($t:ty),*) => { $(
+        impl _MinMax for $t {
+            #[inline(always)]
+            fn _max(self, o: $t) -> $t { if o > self || self != self { o } else { self } }
+            #[inline(always)]
+            fn _min(self, o: $t) -> $t { if o < self || self != self { o } else { self } }
+        }
+    )* };
+}
+_minmax_float!(f16, f32, f64);
+
+#[inline(always)]
+pub fn max<T: _MinMax>(a: T, b: T) -> T { a._max(b) }
+#[inline(always)]
+pub fn min<T: _MinMax>(a: T, b: T) -> T { a._min(b) }
+
+/// `real(z)`, `imag(z)`, `conj(z)` for complex values and (as NumPy) real ones.
+pub trait _Parts: Copy {
+    type Real;
+    fn _real(self) -> Self::Real;
+    fn _imag(self) -> Self::Real;
+    fn _conj(self) -> Self;
+}
+
+impl _Parts for c64 {
+    type Real = f32;
+    #[inline(always)] fn _real(self) -> f32 { self.re }
+    #[inline(always)] fn _imag(self) -> f32 { self.im }
+    #[inline(always)] fn _conj(self) -> c64 { self.conj() }
+}
+
+impl _Parts for c128 {
+    type Real = f64;
+    #[inline(always)] fn _real(self) -> f64 { self.re }
+    #[inline(always)] fn _imag(self) -> f64 { self.im }
+    #[inline(always)] fn _conj(self) -> c128 { self.conj() }
+}
+
+macro_rules! _parts_real {
+    ($($t:ty: $zero:expr),*) => { $(
+        impl _Parts for $t {
+            type Real = $t;
+            #[inline(always)] fn _real(self) -> $t { self }
+            #[inline(always)] fn _imag(self) -> $t { $zero }
+            #[inline(always)] fn _conj(self) -> $t { self }
+        }
+    )* };
+}
+_parts_real!(f16: 0.0, f32: 0.0, f64: 0.0, i8: 0, i16: 0, i32: 0, i64: 0, u8: 0, u16: 0, u32: 0, u64: 0);
+
+#[inline(always)]
+pub fn real<T: _Parts>(z: T) -> T::Real { z._real() }
+#[inline(always)]
+pub fn imag<T: _Parts>(z: T) -> T::Real { z._imag() }
+#[inline(always)]
+pub fn conj<T: _Parts>(z: T) -> T { z._conj() }
+// ---- end of the generated header ----
+"""
+
+_INTS = ("i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize")
+_FLOATS = ("f16", "f32", "f64")
+_COMPLEX = {"c64": "f32", "c128": "f64"}
+
+
+def _cast_expr(src, dst):
+    """The Rust expression converting `self` of type `src` to `dst` (NumPy's astype)."""
+    if dst == "bool":
+        if src in _COMPLEX:
+            return "self.re != 0.0 || self.im != 0.0"
+        return "self != 0.0" if src in _FLOATS else "self != 0"
+    if src == "bool":
+        return _cast_expr("u8", dst).replace("self", "(self as u8)")
+    if dst in _COMPLEX:
+        part = _COMPLEX[dst]
+        if src in _COMPLEX:
+            return f"{dst}::new(self.re as {part}, self.im as {part})"
+        return f"{dst}::new(self as {part}, 0.0)"
+    if src in _COMPLEX:
+        return f"self.re as {dst}"
+    return f"self as {dst}"
+
+
+def _casts():
+    """``impl Cast<D> for S`` between every two distinct element types (the blanket
+    impl covers ``S == D``)."""
+    types = ("bool",) + _INTS + _FLOATS + tuple(_COMPLEX)
+    lines = []
+    for s in types:
+        for d in types:
+            if s != d:
+                lines.append(
+                    f"impl Cast<{d}> for {s} {{ #[inline(always)] fn cast(self) -> {d} "
+                    f"{{ {_cast_expr(s, d)} }} }}"
+                )
+    return "\n".join(lines) + "\n"
+
+
+HEADER = HEADER.replace("@CASTS@", _casts())
+
+_RTYPES = {
+    "bool": "bool",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "uint64": "u64",
+    "float16": "f16",
+    "float32": "f32",
+    "float64": "f64",
+    "complex64": "c64",
+    "complex128": "c128",
+}
+
+# reduce_type spelled in C (as CuPy passes it through to its C source) or in Rust.
+_C_NAMES = {
+    "bool": "bool",
+    "char": "i8",
+    "signed char": "i8",
+    "unsigned char": "u8",
+    "short": "i16",
+    "unsigned short": "u16",
+    "int": "i32",
+    "unsigned": "u32",
+    "unsigned int": "u32",
+    "long": "i64",
+    "unsigned long": "u64",
+    "long long": "i64",
+    "unsigned long long": "u64",
+    "int8_t": "i8",
+    "int16_t": "i16",
+    "int32_t": "i32",
+    "int64_t": "i64",
+    "uint8_t": "u8",
+    "uint16_t": "u16",
+    "uint32_t": "u32",
+    "uint64_t": "u64",
+    "half": "f16",
+    "float": "f32",
+    "double": "f64",
+    "complex<float>": "c64",
+    "complex<double>": "c128",
+    "thrust::complex<float>": "c64",
+    "thrust::complex<double>": "c128",
+}
+_RUST_NAMES = set(_INTS + _FLOATS + tuple(_COMPLEX)) | {"bool"}
+
+
+def rtype(dtype):
+    """The Rust type of a NumPy dtype's elements."""
+    name = numpy.dtype(dtype).name
+    try:
+        return _RTYPES[name]
+    except KeyError:
+        raise TypeError(f"dtype {name} is not supported by user kernels") from None
+
+
+def typedefs(types):
+    """``type`` lines for the bound placeholders (``T`` -> ``f32``)."""
+    return "".join(f"type {t} = {rtype(d)};\n" for t, d in sorted(types.items()))
+
+
+def carray_type(dtype, nd, contiguous):
+    return f"CArray<{rtype(dtype)}, {max(nd, 1)}, {'true' if contiguous else 'false'}>"
+
+
+def reduce_type_name(reduce_type, types):
+    """The Rust type of the accumulator: a bound placeholder, a Rust primitive, a C
+    name, a dtype name, or else the text itself (a type of the preamble)."""
+    if not isinstance(reduce_type, str):
+        return rtype(reduce_type)
+    if reduce_type in types:
+        return rtype(types[reduce_type])
+    text = " ".join(reduce_type.split())
+    if text in _RUST_NAMES:
+        return text
+    if text in _C_NAMES:
+        return _C_NAMES[text]
+    if text in _RTYPES:
+        return _RTYPES[text]
+    return reduce_type
+
+
+_FLOAT_WORDS = {
+    "inf": "f64::INFINITY",
+    "+inf": "f64::INFINITY",
+    "infinity": "f64::INFINITY",
+    "-inf": "f64::NEG_INFINITY",
+    "-infinity": "f64::NEG_INFINITY",
+    "nan": "f64::NAN",
+}
+
+
+def identity_expr(identity):
+    """The identity as a Rust expression: Rust text as given (``inf``/``-inf``/``nan``
+    spelled as the f64 constants), Python numbers as typed literals (an int outside
+    i32 gets an ``i64``/``u64`` suffix, where the untyped literal would overflow)."""
+    if isinstance(identity, (bool, numpy.bool_)):
+        return "true" if identity else "false"
+    if isinstance(identity, (int, numpy.integer)):
+        v = int(identity)
+        if -(2**31) <= v < 2**31:
+            return str(v)
+        return f"{v}i64" if v < 2**63 else f"{v}u64"
+    if isinstance(identity, (float, numpy.floating)):
+        v = float(identity)
+        if v != v:
+            return "f64::NAN"
+        if v in (float("inf"), float("-inf")):
+            return "f64::INFINITY" if v > 0 else "f64::NEG_INFINITY"
+        return f"{v!r}_f64"
+    if isinstance(identity, (complex, numpy.complexfloating)):
+        v = complex(identity)
+        return f"c128::new({v.real!r}_f64, {v.imag!r}_f64)"
+    text = str(identity)
+    return _FLOAT_WORDS.get(text.strip().lower(), text)
+
+
+def _statements(code):
+    """User statements, terminated (C's generator appends `;` too) on a line of its own,
+    so a trailing `//` comment does not swallow it; as given when they end with `;`."""
+    code = code.rstrip()
+    if not code or code.endswith(";"):
+        return code
+    return code + "\n;"
+
+
+def _indent(lines, n):
+    """Generated lines joined for a place indented by `n` spaces (the first line goes
+    where the placeholder is, already indented)."""
+    return ("\n" + " " * n).join(lines)
+
+
+# Lints user code and the generated glue may trip: names in CUDA's style, unused
+# parameters, raw-pointer code in unsafe fns without `unsafe` blocks.
+_ALLOW = (
+    "#[allow(unused, non_snake_case, non_camel_case_types, unsafe_op_in_unsafe_fn, "
+    "redundant_semicolons, unused_unsafe, clippy::all)]"
+)
+
+
+def _offsets(arrays, nd, index, shape, tag):
+    """Rust statements computing each array's byte offset ``_o{tag}_<array>`` for flat
+    index `index` over `shape` (a `_Dims<nd>` name), from the strides
+    ``_st{tag}_<array>`` (the C generator's ``_dims_offsets``)."""
+    lines = [f"let mut _o{tag}_{a}: i64 = 0;" for a in arrays]
+    lines.append(f"let mut _r{tag}: i64 = {index};")
+    for d in range(nd - 1, -1, -1):
+        if d > 0:
+            lines.append(f"let (_q{tag}{d}, _c{tag}{d}) = _divmod(_r{tag}, {shape}.v[{d}]); "
+                         f"_r{tag} = _q{tag}{d};")
+        else:
+            lines.append(f"let _c{tag}{d} = _r{tag};")
+        lines += [f"_o{tag}_{a} += _c{tag}{d} * _st{tag}_{a}.v[{d}];" for a in arrays]
+    return lines
+
+
+def _bound(p, types):
+    return rtype(types[p.ctype] if p.placeholder else p.dtype)
+
+
+def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, nd):
+    """An elementwise kernel ``{name}``, as ``_cuda_source.elementwise``: `slots` is one
+    tuple per parameter ``(param, kind, array_dtype, raw_nd, raw_contiguous)`` with kind
+    'array', 'raw' or 'scalar'; `nd` is None for the contiguous layout or the strided
+    layout's dimension count."""
+    sig, loads, stores, arrays = [], [], [], []
+    for p, kind, adt, rnd, rc in slots:
+        bound = _bound(p, types)
+        if kind == "scalar":
+            sig.append(f"{p.name}: {bound}")
+        elif kind == "raw":
+            sig.append(f"mut {p.name}: {carray_type(adt, rnd, rc)}")
+        else:
+            at = rtype(adt)
+            arrays.append(p.name)
+            sig.append(f"_p_{p.name}: *mut {at}")
+            ptr = (f"_p_{p.name}.offset(i as isize)" if nd is None
+                   else f"_byte_add_mut(_p_{p.name}, _o_{p.name})")
+            if p.is_const:
+                loads.append(f"let {p.name}: {bound} = Cast::<{bound}>::cast(*{ptr});")
+            else:
+                # Outputs: assigned by the operation, then stored.
+                loads.append(f"let mut {p.name}: {bound};")
+                stores.append(f"*{ptr} = Cast::<{at}>::cast({p.name});")
+    sig.append("_n: i64")
+    if nd is not None:
+        sig.append(f"_shape: _Dims<{nd}>")
+        sig += [f"_st_{a}: _Dims<{nd}>" for a in arrays]
+    names = {p.name for p, *_ in slots}
+    n_alias = "" if "n" in names else "let n: i64 = _n;"
+    offsets = _offsets(arrays, nd, "i", "_shape", "") if nd is not None and arrays else []
+    body = _indent(offsets + loads, 8)
+    store = _indent(stores, 8)
+    sig_text = ",\n    ".join(sig)
+    return f"""{HEADER}
+{typedefs(types)}
+{preamble}
+
+{_ALLOW}
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn {name}(
+    {sig_text}
+) {{
+    let _ind = _CIndexer {{ size_: _n }};
+    let _ind_size: i64 = _n;
+    {n_alias}
+    {_statements(loop_prep)}
+    for i in _GridStride::new(_n) {{
+        {body}
+        {{
+{_statements(operation)}
+        }}
+        {store}
+    }}
+    {_statements(after_loop)}
+}}
+"""
+
+
+def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity, reduce_type,
+              preamble, types, ndo, ndr):
+    """The module of ``_cuda_source.reduction`` in Rust: kernels ``{name}`` (a block
+    per output, ``gridDim.y`` blocks per output writing to ``_partial`` when there are
+    few outputs), ``{name}_final`` (combines the partial values) and ``{name}_thread``
+    (a thread per output), sharing one parameter list. The block kernel uses the
+    dynamic shared memory the host reserves, ``blockDim.x * (size_of(reduce_type) + 1)``
+    bytes: the values, then one has-value flag per thread."""
+    rtype_ = reduce_type_name(reduce_type, types)
+    sig, arrays, loads = [], [], []
+    for p, kind, adt, rnd, rc in slots:
+        bound = _bound(p, types)
+        if kind == "scalar":
+            sig.append((p.name, bound))
+        elif kind == "raw":
+            sig.append((p.name, carray_type(adt, rnd, rc)))
+        else:
+            at = rtype(adt)
+            arrays.append(p.name)
+            sig.append((f"_p_{p.name}", f"*const {at}"))
+            loads.append(f"let {p.name}: {bound} = Cast::<{bound}>::cast("
+                         f"*_byte_add(_p_{p.name}, _oo_{p.name} + _or_{p.name}));")
+    out_names, out_decls, out_stores = [], [], []
+    for p, adt in outs:
+        at = rtype(adt)
+        out_names.append(p.name)
+        sig.append((f"_p_{p.name}", f"*mut {at}"))
+        out_decls.append(f"let mut {p.name}: {at};")
+        out_stores.append(f"*_byte_add_mut(_p_{p.name}, _oy_{p.name}) = {p.name};")
+    sig += [("_n_out", "i64"), ("_n_red", "i64"), ("_chunk", "i64"),
+            ("_partial", "*mut _type_reduce")]
+    sig += [("_oshape", f"_Dims<{ndo}>"), ("_rshape", f"_Dims<{ndr}>")]
+    for a in arrays:
+        sig += [(f"_sto_{a}", f"_Dims<{ndo}>"), (f"_str_{a}", f"_Dims<{ndr}>")]
+    sig += [(f"_sty_{y}", f"_Dims<{ndo}>") for y in out_names]
+    raw = {p.name for p, kind, *_ in slots if kind == "raw"}
+
+    def decl(n, t):
+        return f"{'mut ' if n in raw else ''}{n}: {t}"
+
+    sig_text = ",\n    ".join(decl(n, t) for n, t in sig)
+    # `_post` also takes `a`: a parameter of that name is hidden from post_map_expr there
+    # (as it would be in C), so it is left out rather than bound twice.
+    post_sig = ", ".join(decl(n, t) for n, t in sig if n != "a")
+    post_args = ", ".join(n for n, _ in sig if n != "a")
+    has_id = identity is not None
+    init = (f"let mut _acc: _type_reduce = Cast::<_type_reduce>::cast({identity_expr(identity)});"
+            " let mut _has = true;") if has_id else \
+        "let mut _acc: _type_reduce = core::mem::zeroed(); let mut _has = false;"
+    out_offsets = _offsets(arrays, ndo, "_j", "_oshape", "o")
+    red_offsets = _offsets(arrays, ndr, "_k", "_rshape", "r")
+    y_offsets = _offsets(out_names, ndo, "_j", "_oshape", "y")
+    map_body = red_offsets + loads
+
+    def map_one(k, n):
+        """One mapped element as a block expression, for a place indented by `n`."""
+        inner = _indent([f"let _k: i64 = {k};"] + map_body
+                        + [f"Cast::<_type_reduce>::cast({map_expr})"], n + 4)
+        return f"{{\n{' ' * (n + 4)}{inner}\n{' ' * n}}}"
+
+    return f"""{HEADER}
+{typedefs(types)}
+type _type_reduce = {rtype_};
+{preamble}
+
+{_ALLOW}
+#[inline(always)]
+unsafe fn _reduce(a: _type_reduce, b: _type_reduce) -> _type_reduce {{
+    Cast::<_type_reduce>::cast({reduce_expr})
+}}
+
+/// Folds `v` (valid when `vh`) into the accumulator (valid when `has`).
+{_ALLOW}
+#[inline(always)]
+unsafe fn _fold(acc: &mut _type_reduce, has: &mut bool, v: _type_reduce, vh: bool) {{
+    if vh {{
+        *acc = if *has {{ _reduce(*acc, v) }} else {{ v }};
+        *has = true;
+    }}
+}}
+
+{_ALLOW}
+#[inline(always)]
+unsafe fn _post(_j: i64, a: _type_reduce, {post_sig}) {{
+    {_indent(y_offsets + out_decls, 4)}
+    {{
+{_statements(post_map_expr)}
+    }}
+    {_indent(out_stores, 4)}
+}}
+
+{_ALLOW}
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn {name}(
+    {sig_text}
+) {{
+    let _tid = thread_idx_x();
+    let _bd = block_dim_x() as i64;
+    let _sv: *mut _type_reduce = shared_ptr::<_type_reduce>();
+    let _sh: *mut bool = shared_ptr::<u8>()
+        .add(block_dim_x() as usize * core::mem::size_of::<_type_reduce>()) as *mut bool;
+    let _k0 = block_idx_y() as i64 * _chunk;
+    let _k1 = core::cmp::min(_n_red, _k0 + _chunk);
+    let mut _j = block_idx_x() as i64;
+    while _j < _n_out {{
+        {_indent(out_offsets, 8)}
+        {init}
+        // Four elements a step, their loads first (CUDA's `#pragma unroll 4`), folded
+        // in index order.
+        let mut _kk = _k0 + _tid as i64;
+        while _kk + 3 * _bd < _k1 {{
+            let _v0 = {map_one("_kk", 12)};
+            let _v1 = {map_one("_kk + _bd", 12)};
+            let _v2 = {map_one("_kk + 2 * _bd", 12)};
+            let _v3 = {map_one("_kk + 3 * _bd", 12)};
+            _fold(&mut _acc, &mut _has, _v0, true);
+            _fold(&mut _acc, &mut _has, _v1, true);
+            _fold(&mut _acc, &mut _has, _v2, true);
+            _fold(&mut _acc, &mut _has, _v3, true);
+            _kk += 4 * _bd;
+        }}
+        while _kk < _k1 {{
+            let _v = {map_one("_kk", 12)};
+            _fold(&mut _acc, &mut _has, _v, true);
+            _kk += _bd;
+        }}
+        *_sv.add(_tid as usize) = _acc;
+        *_sh.add(_tid as usize) = _has;
+        sync_threads();
+        let mut _s = block_dim_x() / 2;
+        while _s > 0 {{
+            if _tid < _s {{
+                let mut _a = *_sv.add(_tid as usize);
+                let mut _ah = *_sh.add(_tid as usize);
+                _fold(&mut _a, &mut _ah, *_sv.add((_tid + _s) as usize), *_sh.add((_tid + _s) as usize));
+                *_sv.add(_tid as usize) = _a;
+                *_sh.add(_tid as usize) = _ah;
+            }}
+            sync_threads();
+            _s >>= 1;
+        }}
+        if _tid == 0 {{
+            if grid_dim_y() == 1 {{
+                _post(_j, *_sv, {post_args});
+            }} else {{
+                *_partial.offset((_j * grid_dim_y() as i64 + block_idx_y() as i64) as isize) = *_sv;
+            }}
+        }}
+        sync_threads();
+        _j += grid_dim_x() as i64;
+    }}
+}}
+
+{_ALLOW}
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn {name}_final(
+    {sig_text}
+) {{
+    // `_chunk` here is the number of partial values per output.
+    for _j in _GridStride::new(_n_out) {{
+        let mut _a: _type_reduce = *_partial.offset((_j * _chunk) as isize);
+        let mut _c: i64 = 1;
+        while _c < _chunk {{
+            _a = _reduce(_a, *_partial.offset((_j * _chunk + _c) as isize));
+            _c += 1;
+        }}
+        _post(_j, _a, {post_args});
+    }}
+}}
+
+{_ALLOW}
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn {name}_thread(
+    {sig_text}
+) {{
+    for _j in _GridStride::new(_n_out) {{
+        {_indent(out_offsets, 8)}
+        {init}
+        let mut _kk: i64 = 0;
+        while _kk < _n_red {{
+            let _v = {map_one("_kk", 12)};
+            _fold(&mut _acc, &mut _has, _v, true);
+            _kk += 1;
+        }}
+        _post(_j, _acc, {post_args});
+    }}
+}}
+"""
+
+
+__all__ = [
+    "HEADER",
+    "rtype",
+    "typedefs",
+    "carray_type",
+    "reduce_type_name",
+    "identity_expr",
+    "elementwise",
+    "reduction",
+]
