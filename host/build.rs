@@ -21,6 +21,15 @@ use gpupy_kernels::registry::{Arch, ModuleSpec};
 /// PTX of the sm_70 modules is emitted for this virtual architecture, so the driver can
 /// compile it for any GPU from Volta on; other modules use their own (`registry::Arch`).
 const PTX_ARCH: &str = "sm_70";
+/// `opt`'s flags. libdevice reads `__CUDA_PREC_SQRT` through NVVM reflection; unset it is
+/// 0 and `__nv_sqrtf` (also inside acos, hypot, ...) lowers to `sqrt.approx.f32`. nvcc's
+/// default is the correctly rounded square root (`-prec-sqrt=true`), as NumPy's.
+/// (The reflection pass must be named ahead of the O3 pipeline: the copy of it that `-O3`
+/// adds by itself does not read `--nvvm-reflect-add`.)
+const OPT_FLAGS: [&str; 2] = [
+    "-passes=nvvm-reflect,default<O3>",
+    "--nvvm-reflect-add=__CUDA_PREC_SQRT=1",
+];
 /// Cubins built ahead of time, so Hopper GPUs load without a JIT step (a cubin runs on
 /// GPUs of the same major version). Other GPUs compile the PTX once; the driver caches it.
 const CUBIN_ARCH: &str = "sm_90";
@@ -137,8 +146,13 @@ fn lower_module(tools: &Tools, spec: &ModuleSpec, bc: &Path, out: &Path) -> Stri
     let ptx = out.join(format!("{stem}.ptx"));
     let report_file = out.join(format!("{stem}.ptxas.txt"));
     let modified = |p: &Path| p.metadata().and_then(|m| m.modified()).ok();
+    // The lowering's own flags are part of what the outputs depend on: a change to them
+    // must lower again even though the bitcode did not change.
+    let recipe_file = out.join(format!("{stem}.recipe"));
+    let recipe = format!("{OPT_FLAGS:?} {PTX_ARCH}");
     if let (Some(b), Some(r)) = (modified(bc), modified(&report_file))
         && r > b
+        && std::fs::read_to_string(&recipe_file).ok().as_deref() == Some(recipe.as_str())
     {
         return std::fs::read_to_string(&report_file).unwrap_or_default();
     }
@@ -151,7 +165,7 @@ fn lower_module(tools: &Tools, spec: &ModuleSpec, bc: &Path, out: &Path) -> Stri
         .arg("-o")
         .arg(&linked));
     run(Command::new(tools.llvm_bin.join("opt"))
-        .args(["-O3"])
+        .args(OPT_FLAGS)
         .arg(&linked)
         .arg("-o")
         .arg(&optimized));
@@ -181,6 +195,7 @@ fn lower_module(tools: &Tools, spec: &ModuleSpec, bc: &Path, out: &Path) -> Stri
         fail(&format!("ptxas serialized wgmma in {stem}:\n{report}"));
     }
     std::fs::write(&report_file, &report).unwrap();
+    std::fs::write(&recipe_file, &recipe).unwrap();
     report
 }
 

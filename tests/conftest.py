@@ -25,6 +25,7 @@ Shared data helpers live in ``tests/helpers.py`` (gpupy-aware) and ``tests/compa
 (pure NumPy comparisons, self-tested in ``test_helpers.py``), not here.
 """
 
+import gc
 import hashlib
 import os
 import secrets
@@ -176,6 +177,18 @@ def rng(request):
     s = seed_for(request.config._gpupy_seed, request.node.nodeid)
     request.node.user_properties.append(("rng_seed", s))
     return np.random.default_rng(s)
+
+
+@pytest.fixture
+def pool_baseline():
+    """The memory pool's used bytes are the same after the test as before it (nothing a
+    failed call allocated stays behind)."""
+    gc.collect()
+    pool = gpupy.get_default_memory_pool()
+    before = pool.used_bytes()
+    yield
+    gc.collect()
+    assert pool.used_bytes() == before, f"pool used bytes {before} -> {pool.used_bytes()}"
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -127,6 +127,12 @@ NOT_NUMPY = {
     "MemoryPool": "CuPy's memory pool class",
     "bfloat16": "ml_dtypes' bfloat16, where ml_dtypes is installed",
     "in1d": "deprecated by NumPy 2.0 and removed in 2.4 (isin); issue 21 asks for it",
+    "RawModule": "CuPy's user kernel modules (issue 18)",
+    "RawKernel": "CuPy's user kernels from source",
+    "ElementwiseKernel": "CuPy's user elementwise kernels",
+    "ReductionKernel": "CuPy's user reductions",
+    "memoize": "CuPy's memoizing decorator for kernel factories",
+    "clear_memo": "CuPy's switch emptying memoize's caches",
 }
 
 

@@ -6,11 +6,13 @@ use std::sync::{Arc, Mutex};
 
 use gpupy_host::launch::launch_user;
 use gpupy_host::user_module::{UserFunction, UserModule};
-use gpupy_host::{device, nvrtc};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use gpupy_host::{Array, DType, device, nvrtc};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::sync::PyOnceLock;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyTuple, PyType};
 
+use crate::convert::to_dtype;
 use crate::errors::OrRaise;
 use crate::ndarray::NdArray;
 
@@ -92,6 +94,12 @@ struct PyUserFunction {
     inner: Mutex<UserFunction>,
 }
 
+/// `numpy.generic`, the type of NumPy's scalars (looked up once).
+fn numpy_generic(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static GENERIC: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    GENERIC.import(py, "numpy", "generic")
+}
+
 /// A grid or block: an int or a tuple of one to three ints.
 fn dims(what: &str, v: &Bound<'_, PyAny>) -> PyResult<(u32, u32, u32)> {
     let t: Vec<i64> = match v.extract::<i64>() {
@@ -109,7 +117,7 @@ fn dims(what: &str, v: &Bound<'_, PyAny>) -> PyResult<(u32, u32, u32)> {
     let get = |i: usize| -> PyResult<u32> {
         let n = t.get(i).copied().unwrap_or(1);
         u32::try_from(n).map_err(|_| {
-            pyo3::exceptions::PyValueError::new_err(format!(
+            PyValueError::new_err(format!(
                 "{what} {v} has a dimension outside 0 to 4294967295"
             ))
         })
@@ -119,58 +127,93 @@ fn dims(what: &str, v: &Bound<'_, PyAny>) -> PyResult<(u32, u32, u32)> {
 
 #[pymethods]
 impl PyUserFunction {
-    /// Launches with `args`: gpupy arrays (their device address) or `bytes` (a
-    /// parameter's value, already converted by `gpupy/_userkernel/_args.py`).
+    /// Launches with `args`, each converted to its parameter's bytes as CuPy converts
+    /// it: a gpupy array (or any object with `__cuda_array_interface__`) as its device
+    /// address, `bool` as one byte, `int` as int64, `float` as float64 (a kernel
+    /// declaring `float` reads the first four bytes of the double, as under CuPy),
+    /// `complex` as complex128, a NumPy scalar as its own type, and `bytes` as they are
+    /// (the generated kernels' converted scalars and structs).
     #[pyo3(signature = (grid, block, args, shared_mem=0, stream=None))]
     fn launch(
         &self,
+        py: Python<'_>,
         grid: &Bound<'_, PyAny>,
         block: &Bound<'_, PyAny>,
-        args: &Bound<'_, PyTuple>,
+        args: &Bound<'_, PyAny>,
         shared_mem: u32,
         stream: Option<usize>,
     ) -> PyResult<()> {
         let (g, b) = (dims("grid", grid)?, dims("block", block)?);
         let f = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let args = args.cast::<PyTuple>().map_err(|_| {
+            PyTypeError::new_err("kernel arguments must be a tuple or a list")
+        })?;
         let dev = f.device();
-        let mut pointers: Vec<[u8; 8]> = Vec::with_capacity(args.len());
+        let mut inline: Vec<([u8; 16], usize)> = Vec::with_capacity(args.len());
         let mut owned: Vec<Bound<'_, PyBytes>> = Vec::new();
-        // Whether each argument is a pointer (index into `pointers`) or bytes.
+        // Each argument: inline bytes (index into `inline`) or a bytes object.
         let mut order: Vec<(bool, usize)> = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
+            let mut put = |bytes: &[u8]| {
+                let mut v = [0u8; 16];
+                v[..bytes.len()].copy_from_slice(bytes);
+                order.push((true, inline.len()));
+                inline.push((v, bytes.len()));
+            };
             if let Ok(arr) = a.cast::<NdArray>() {
                 let arr = arr.get();
                 if arr.inner.device().id != dev.id {
-                    return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    return Err(PyValueError::new_err(format!(
                         "argument {i} of {}() is on device {}, the kernel on device {}",
                         f.name,
                         arr.inner.device().id,
                         dev.id
                     )));
                 }
-                let p = if arr.inner.size() == 0 {
-                    0
-                } else {
-                    arr.inner.data_ptr()
-                };
-                order.push((true, pointers.len()));
-                pointers.push(p.to_le_bytes());
+                let p = if arr.inner.size() == 0 { 0 } else { arr.inner.data_ptr() };
+                put(&p.to_le_bytes());
             } else if let Ok(bytes) = a.cast::<PyBytes>() {
                 order.push((false, owned.len()));
                 owned.push(bytes.clone());
+            } else if let Ok(v) = a.cast::<PyBool>() {
+                put(&[v.is_true() as u8]);
+            } else if a.is_exact_instance_of::<PyInt>() {
+                let v: i64 = a.extract().map_err(|_| {
+                    PyOverflowError::new_err(format!("Python int {a} too large to convert to int64"))
+                })?;
+                put(&v.to_le_bytes());
+            } else if let Ok(v) = a.cast::<PyFloat>() {
+                put(&v.value().to_le_bytes());
+            } else if let Ok(v) = a.cast::<PyComplex>() {
+                let mut c = [0u8; 16];
+                c[..8].copy_from_slice(&v.real().to_le_bytes());
+                c[8..].copy_from_slice(&v.imag().to_le_bytes());
+                put(&c);
+            } else if a.is_instance(numpy_generic(py)?)? {
+                let bytes = a.call_method0("tobytes")?.cast_into::<PyBytes>()?;
+                order.push((false, owned.len()));
+                owned.push(bytes);
+            } else if let Ok(cai) = a.getattr("__cuda_array_interface__") {
+                let (p, _): (u64, bool) = cai.get_item("data")?.extract()?;
+                put(&p.to_le_bytes());
+            } else if a.hasattr("__array_interface__")? {
+                return Err(PyTypeError::new_err(format!(
+                    "argument {i} of {}(): a NumPy array cannot be a kernel argument: move \
+                     it to the GPU with gpupy.asarray first",
+                    f.name
+                )));
             } else {
                 return Err(PyTypeError::new_err(format!(
-                    "argument {i} of {}(): unsupported type {}",
-                    f.name,
-                    a.get_type().name()?
+                    "Unsupported type {}",
+                    a.get_type().repr()?
                 )));
             }
         }
         let raw: Vec<&[u8]> = order
             .iter()
-            .map(|&(ptr, k)| {
-                if ptr {
-                    &pointers[k][..]
+            .map(|&(inl, k)| {
+                if inl {
+                    &inline[k].0[..inline[k].1]
                 } else {
                     owned[k].as_bytes()
                 }
@@ -200,7 +243,199 @@ impl PyUserFunction {
     }
 }
 
+/// How one argument of a cached call becomes its parameter.
+enum Action {
+    /// A gpupy array: its device address.
+    Array,
+    /// A `raw` array: its `CArray` descriptor (address, size, shape, byte strides).
+    Raw,
+    /// A scalar converted to `DType`; values other than Python bool/int/float go
+    /// through the Python function (NumPy's cast).
+    Scalar(DType, Py<PyAny>),
+}
+
+/// A generated kernel's call replayed without planning (`ElementwiseKernel`'s call
+/// cache): the kernel, its launch shape, how each argument converts, the fixed trailing
+/// parameters (loop size, shape and strides), and the outputs to allocate. One Rust call
+/// does what the first call's Python did per argument, so a cached call costs about as
+/// much host time as a built-in op.
+#[pyclass(name = "_CachedCall", module = "gpupy._gpupy", frozen)]
+struct PyCachedCall {
+    func: Py<PyUserFunction>,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    actions: Vec<Action>,
+    tail: Vec<Vec<u8>>,
+    /// (argument index, shape, dtype) of each output made per call.
+    made: Vec<(usize, Vec<usize>, DType)>,
+}
+
+/// `v` (a Python bool, int or float) as `dtype`'s bytes with NumPy's unsafe cast, or
+/// None for what Rust leaves to NumPy (other types, float16, complex targets, ints out
+/// of int64's range).
+fn scalar_to(v: &Bound<'_, PyAny>, dtype: DType) -> Option<Vec<u8>> {
+    enum Num {
+        I(i64),
+        F(f64),
+    }
+    let n = if let Ok(b) = v.cast::<PyBool>() {
+        Num::I(b.is_true() as i64)
+    } else if v.is_exact_instance_of::<PyInt>() {
+        Num::I(v.extract::<i64>().ok()?)
+    } else if let Ok(f) = v.cast::<PyFloat>() {
+        Num::F(f.value())
+    } else {
+        return None;
+    };
+    macro_rules! cast {
+        ($t:ty) => {
+            match n {
+                Num::I(i) => (i as $t).to_le_bytes().to_vec(),
+                Num::F(f) => (f as $t).to_le_bytes().to_vec(),
+            }
+        };
+    }
+    Some(match dtype {
+        DType::Bool => vec![match n {
+            Num::I(i) => (i != 0) as u8,
+            Num::F(f) => (f != 0.0) as u8,
+        }],
+        DType::Int8 => cast!(i8),
+        DType::Int16 => cast!(i16),
+        DType::Int32 => cast!(i32),
+        DType::Int64 => cast!(i64),
+        DType::UInt8 => cast!(u8),
+        DType::UInt16 => cast!(u16),
+        DType::UInt32 => cast!(u32),
+        DType::UInt64 => cast!(u64),
+        DType::Float32 => cast!(f32),
+        DType::Float64 => cast!(f64),
+        _ => return None,
+    })
+}
+
+/// The `CArray` descriptor of a raw parameter (as `_layout.carray_bytes`).
+fn carray_bytes(a: &gpupy_host::Array) -> Vec<u8> {
+    let shape: Vec<usize> = if a.ndim() == 0 { vec![1] } else { a.shape().to_vec() };
+    let strides: Vec<isize> = if a.ndim() == 0 {
+        vec![a.dtype().itemsize() as isize]
+    } else {
+        a.strides_bytes()
+    };
+    let ptr = if a.size() == 0 { 0 } else { a.data_ptr() };
+    let mut out = Vec::with_capacity(16 + 16 * shape.len());
+    out.extend_from_slice(&ptr.to_le_bytes());
+    out.extend_from_slice(&(a.size() as i64).to_le_bytes());
+    for n in &shape {
+        out.extend_from_slice(&(*n as i64).to_le_bytes());
+    }
+    for s in &strides {
+        out.extend_from_slice(&(*s as i64).to_le_bytes());
+    }
+    out
+}
+
+#[pymethods]
+impl PyCachedCall {
+    /// `kinds`: per argument 'array', 'raw' or a scalar's (numpy dtype, fallback packer);
+    /// `made`: (argument index, shape, numpy dtype) of the outputs to allocate.
+    #[new]
+    #[allow(clippy::type_complexity)]
+    fn new(
+        py: Python<'_>,
+        func: Py<PyUserFunction>,
+        grid: &Bound<'_, PyAny>,
+        block: &Bound<'_, PyAny>,
+        kinds: Vec<Bound<'_, PyAny>>,
+        tail: Vec<Vec<u8>>,
+        made: Vec<(usize, Vec<usize>, Bound<'_, PyAny>)>,
+    ) -> PyResult<Self> {
+        let mut actions = Vec::with_capacity(kinds.len());
+        for k in kinds {
+            if let Ok(s) = k.extract::<String>() {
+                actions.push(if s == "raw" { Action::Raw } else { Action::Array });
+            } else {
+                let (d, f): (Bound<'_, PyAny>, Py<PyAny>) = k.extract()?;
+                actions.push(Action::Scalar(to_dtype(py, &d)?, f));
+            }
+        }
+        let made = made
+            .into_iter()
+            .map(|(i, shape, d)| Ok((i, shape, to_dtype(py, &d)?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyCachedCall {
+            func,
+            grid: dims("grid", grid)?,
+            block: dims("block", block)?,
+            actions,
+            tail,
+            made,
+        })
+    }
+
+    /// Launches with `args` (inputs, then outputs or None) and returns every argument
+    /// with the outputs made, as a tuple.
+    #[pyo3(signature = (args, stream=None))]
+    fn __call__<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+        stream: Option<usize>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let f = self.func.get().inner.lock().unwrap_or_else(|p| p.into_inner());
+        let dev = f.device();
+        let mut all: Vec<Bound<'py, PyAny>> = Vec::with_capacity(self.actions.len());
+        for i in 0..self.actions.len() {
+            all.push(if i < args.len() { args.get_item(i)? } else { py.None().into_bound(py) });
+        }
+        for (i, shape, d) in &self.made {
+            let a = Array::empty(dev, shape, *d).or_raise()?;
+            all[*i] = NdArray::wrap(py, a)?.into_bound(py).into_any();
+        }
+        let mut params: Vec<Vec<u8>> = Vec::with_capacity(all.len() + self.tail.len());
+        for (a, act) in all.iter().zip(&self.actions) {
+            params.push(match act {
+                Action::Array | Action::Raw => {
+                    let arr = a.cast::<NdArray>().map_err(|_| {
+                        PyTypeError::new_err(format!(
+                            "{}(): an array argument changed type between calls",
+                            f.name
+                        ))
+                    })?;
+                    let arr = &arr.get().inner;
+                    if arr.device().id != dev.id {
+                        return Err(PyValueError::new_err(format!(
+                            "an argument of {}() is on device {}, the kernel on device {}",
+                            f.name,
+                            arr.device().id,
+                            dev.id
+                        )));
+                    }
+                    if matches!(act, Action::Raw) {
+                        carray_bytes(arr)
+                    } else {
+                        let p = if arr.size() == 0 { 0 } else { arr.data_ptr() };
+                        p.to_le_bytes().to_vec()
+                    }
+                }
+                Action::Scalar(d, fallback) => match scalar_to(a, *d) {
+                    Some(b) => b,
+                    None => fallback.call1(py, (a,))?.extract::<Vec<u8>>(py)?,
+                },
+            });
+        }
+        let raw: Vec<&[u8]> = params
+            .iter()
+            .chain(&self.tail)
+            .map(|p| p.as_slice())
+            .collect();
+        launch_user(&f, self.grid, self.block, 0, stream, &raw).or_raise()?;
+        PyTuple::new(py, all)
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyCachedCall>()?;
     m.add_function(wrap_pyfunction!(nvrtc_compile, m)?)?;
     m.add_function(wrap_pyfunction!(nvrtc_version, m)?)?;
     m.add_class::<PyUserModule>()?;

@@ -1,74 +1,64 @@
-"""Kernel arguments as the launch takes them: gpupy arrays as they are (the extension
-passes their device address), everything else as the bytes of one parameter.
+"""Kernel arguments on the way to a launch.
 
-CuPy's conversions: a Python ``int`` is passed as int64, ``float`` as float64 (a kernel
-declaring ``float`` then reads the first four bytes of the double, as under CuPy),
-``complex`` as complex128, ``bool`` as one byte; a NumPy scalar as its own type; an
-object with ``__cuda_array_interface__`` (PyTorch, Numba, CuPy arrays) as its device
-address.
+The launch itself (``_UserFunction.launch`` in ``py/src/user_kernel.rs``) converts each
+argument as CuPy does: a gpupy array or an object with ``__cuda_array_interface__`` as
+its device address, ``bool`` as one byte, ``int`` as int64, ``float`` as float64 (a
+kernel declaring ``float`` then reads the first four bytes of the double, as under
+CuPy), ``complex`` as complex128, a NumPy scalar as its own type, ``bytes`` as they are.
+Here: the conversions of the generated kernels' scalars to their parameter's dtype, the
+argument list's type, and the stream.
 """
 
 import struct
 
 import numpy
 
-from gpupy._gpupy import ndarray
 
-_pack_i64 = struct.Struct("<q").pack
-_pack_f64 = struct.Struct("<d").pack
-_pack_c128 = struct.Struct("<dd").pack
-_pack_ptr = struct.Struct("<Q").pack
-
-
-def _from_int(v):
-    try:
-        return _pack_i64(v)
-    except struct.error:
-        raise OverflowError(f"Python int {v} too large to convert to int64") from None
+def as_tuple(args):
+    """A launch's arguments as a tuple (CuPy takes a tuple or a list)."""
+    if not isinstance(args, (tuple, list)):
+        raise TypeError(f"kernel arguments must be a tuple or list, not {type(args).__name__}")
+    return tuple(args)
 
 
-_BY_TYPE = {
-    ndarray: lambda v: v,
-    bool: lambda v: b"\x01" if v else b"\x00",
-    int: _from_int,
-    float: _pack_f64,
-    complex: lambda v: _pack_c128(v.real, v.imag),
+# struct codes of the scalar dtypes whose Python values pack directly.
+_STRUCT_CODES = {
+    "bool": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "q", "uint8": "B",
+    "uint16": "H", "uint32": "I", "uint64": "Q", "float16": "e", "float32": "f",
+    "float64": "d",
 }
 
 
-def kernel_arg(v):
-    """One argument, converted for `_UserFunction.launch`."""
-    f = _BY_TYPE.get(type(v))
-    if f is not None:
-        return f(v)
-    if isinstance(v, numpy.generic):
-        return v.tobytes()
-    if isinstance(v, ndarray):
-        return v
-    cai = getattr(v, "__cuda_array_interface__", None)
-    if cai is not None:
-        return _pack_ptr(cai["data"][0])
-    if isinstance(v, numpy.ndarray):
-        raise TypeError(
-            "a NumPy array cannot be a kernel argument: move it to the GPU with "
-            "gpupy.asarray first"
-        )
-    if isinstance(v, bool):
-        return b"\x01" if v else b"\x00"
-    if isinstance(v, int):
-        return _from_int(v)
-    if isinstance(v, float):
-        return _pack_f64(v)
-    if isinstance(v, complex):
-        return _pack_c128(v.real, v.imag)
-    raise TypeError(f"Unsupported type {type(v)}")
+def scalar_packer(dtype):
+    """A function turning a scalar into the bytes of `dtype` as NumPy's unsafe cast
+    would (``numpy.asarray(v).astype(dtype)``); Python numbers of the parameter's own
+    kind take a `struct` shortcut (a call's per-argument cost is then well under a
+    microsecond), everything else goes through NumPy."""
+    dtype = numpy.dtype(dtype)
 
+    def slow(v):
+        return numpy.asarray(v).astype(dtype, casting="unsafe").tobytes()
 
-def kernel_args(args):
-    """All arguments of a launch, as a tuple."""
-    if not isinstance(args, (tuple, list)):
-        raise TypeError(f"kernel arguments must be a tuple or list, not {type(args).__name__}")
-    return tuple(kernel_arg(v) for v in args)
+    code = _STRUCT_CODES.get(dtype.name)
+    if code is None:
+        return slow
+    pack = struct.Struct("<" + code).pack
+    if dtype.kind == "f":
+        accept = (float, int)
+    elif dtype.kind == "b":
+        accept = (bool,)
+    else:
+        accept = (int,)
+
+    def fast(v):
+        if type(v) in accept:
+            try:
+                return pack(v)
+            except (struct.error, OverflowError):
+                pass
+        return slow(v)
+
+    return fast
 
 
 def stream_ptr(stream):
@@ -83,4 +73,4 @@ def stream_ptr(stream):
     return int(ptr)
 
 
-__all__ = ["kernel_arg", "kernel_args", "stream_ptr"]
+__all__ = ["as_tuple", "scalar_packer", "stream_ptr"]

@@ -109,7 +109,7 @@ struct _CIndexer {
 };
 """
 
-_CTYPES = {
+CTYPES_BY_DTYPE = {
     "bool": "bool",
     "int8": "signed char",
     "int16": "short",
@@ -131,7 +131,7 @@ def ctype(dtype):
     """The C type of a NumPy dtype's elements."""
     name = numpy.dtype(dtype).name
     try:
-        return _CTYPES[name]
+        return CTYPES_BY_DTYPE[name]
     except KeyError:
         raise TypeError(f"dtype {name} is not supported by user kernels") from None
 
@@ -146,24 +146,31 @@ def carray_type(dtype, nd, contiguous):
 
 
 def _offsets(arrays, nd, index):
-    """Code computing each strided array's byte offset for flat index `index`."""
-    lines = [f"long long _o_{a} = 0;" for a in arrays]
-    lines.append(f"long long _r = {index};")
-    for d in range(nd - 1, -1, -1):
-        if d > 0:
-            lines.append(f"long long _c{d} = _r % _shape.v[{d}]; _r /= _shape.v[{d}];")
-        else:
-            lines.append(f"long long _c{d} = _r;")
-        lines += [f"_o_{a} += _c{d} * _st_{a}.v[{d}];" for a in arrays]
-    return "\n        ".join(lines)
+    """Code computing each strided array's byte offset ``_o_<array>`` for flat index
+    `index` over ``_shape`` and the strides ``_st_<array>``."""
+    return _dims_offsets(arrays, nd, index, "_shape", "")
+
+
+#: Reduced elements each thread of a reduction loads per step (with no bounds checks
+#: between them, so the loads are in flight together).
+RED_UNROLL = 4
+
+#: Elements each thread of a contiguous elementwise kernel handles per step: their loads
+#: are issued together, so a thread has several in flight (the hosts' grid divides by it).
+UNROLL = 4
 
 
 def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, nd):
     """An elementwise kernel. `slots` is one tuple per parameter:
     ``(param, kind, array_dtype, raw_nd, raw_contiguous)`` with kind 'array', 'raw' or
     'scalar'; `nd` is None for the contiguous layout (element ``i`` at ``p[i]``) or the
-    strided layout's dimension count."""
-    sig, body, arrays = [], [], []
+    strided layout's dimension count.
+
+    The contiguous layout takes `UNROLL` elements per thread and step, ``blockDim.x``
+    apart (each load coalesced across the warp): a full step loads every input first,
+    then runs the operation on each element; the last, partial step checks each index.
+    """
+    sig, body, arrays, ins = [], [], [], []
     for p, kind, adt, rnd, rc in slots:
         bound = ctype(types[p.ctype] if p.placeholder else p.dtype)
         if kind == "scalar":
@@ -176,6 +183,7 @@ def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, 
             sig.append(f"{at}* _p_{p.name}")
             elem = f"_p_{p.name}[i]" if nd is None else f"*({at}*)((char*)_p_{p.name} + _o_{p.name})"
             if p.is_const:
+                ins.append((p.name, at, bound))
                 body.append(f"const {bound} {p.name} = ({bound})({elem});")
             else:
                 body.append(f"{bound} &{p.name} = {elem};")
@@ -183,19 +191,53 @@ def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, 
     if nd is not None:
         sig.append(f"_Dims<{nd}> _shape")
         sig += [f"_Dims<{nd}> _st_{a}" for a in arrays]
-    offsets = _offsets(arrays, nd, "i") if nd is not None and arrays else ""
-    return f"""{HEADER}
+    head = f"""{HEADER}
 {typedefs(types)}
 {preamble}
 extern "C" __global__ void {name}({", ".join(sig)}) {{
     const _CIndexer _ind = {{_n}};
     (void)_ind;
-    {loop_prep}
+    {loop_prep}"""
+    if nd is not None:
+        offsets = _offsets(arrays, nd, "i") if arrays else ""
+        return f"""{head}
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < _n;
          i += (long long)blockDim.x * gridDim.x) {{
         {offsets}
         {chr(10).join("        " + b for b in body).lstrip()}
         {operation};
+    }}
+    {after_loop}
+}}
+"""
+    loads = "\n            ".join(
+        f"{at} _v_{a}[{UNROLL}];\n            #pragma unroll\n            "
+        f"for (int _u = 0; _u < {UNROLL}; ++_u) _v_{a}[_u] = _p_{a}[_b + _u * (long long)blockDim.x];"
+        for a, at, _ in ins)
+    loaded = [b for b in body if not b.startswith("const ")]
+    loaded = [f"const {bound} {a} = ({bound})(_v_{a}[_u]);" for a, _, bound in ins] + loaded
+    full = "\n                ".join(loaded)
+    checked = "\n                ".join(body)
+    return f"""{head}
+    const long long _step = (long long)blockDim.x * gridDim.x * {UNROLL};
+    for (long long _b = blockIdx.x * (long long)blockDim.x * {UNROLL} + threadIdx.x; _b < _n;
+         _b += _step) {{
+        if (_b + ({UNROLL} - 1) * (long long)blockDim.x < _n) {{
+            {loads}
+            #pragma unroll
+            for (int _u = 0; _u < {UNROLL}; ++_u) {{
+                const long long i = _b + _u * (long long)blockDim.x;
+                {full}
+                {operation};
+            }}
+        }} else {{
+            for (int _u = 0; _u < {UNROLL}; ++_u) {{
+                const long long i = _b + _u * (long long)blockDim.x;
+                if (i >= _n) break;
+                {checked}
+                {operation};
+            }}
+        }}
     }}
     {after_loop}
 }}
@@ -220,10 +262,10 @@ def reduce_type_name(reduce_type, types):
     """The C type of the accumulator: a dtype name, a bound placeholder or C text."""
     if reduce_type in types:
         return ctype(types[reduce_type])
-    try:
-        return ctype(numpy.dtype(reduce_type))
-    except TypeError:
-        return reduce_type
+    if reduce_type in CTYPES_BY_DTYPE:
+        return CTYPES_BY_DTYPE[reduce_type]
+    # C text (``float``, ``double``, a struct of the preamble), as CuPy passes it.
+    return reduce_type
 
 
 def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity, reduce_type,
@@ -270,8 +312,11 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
     init = f"_type_reduce _acc = (_type_reduce)({identity}); bool _has = true;" if has_id \
         else "_type_reduce _acc; bool _has = false;"
     sig_text = ", ".join(sig)
+    # `_post` names the reduced value `a`; a parameter of that name stays out of it.
+    post = [s for s in sig if _arg_names([s])[0] != "a"]
+    post_sig, post_args = ", ".join(post), ", ".join(_arg_names(post))
     out_offsets = _dims_offsets(arrays, ndo, "_j", "_oshape", "o")
-    red_offsets = _dims_offsets(arrays, ndr, "_k", "_rshape", "r")
+    red_offsets = _dims_offsets(arrays, ndr, "(_kx)", "_rshape", "r")
     y_offsets = _dims_offsets(out_names, ndo, "_j", "_oshape", "y")
     load_text = "\n            ".join(loads)
     store_text = "\n        ".join(stores)
@@ -287,56 +332,73 @@ __device__ __forceinline__ void _fold(_type_reduce& acc, bool& has, const _type_
     if (vh) {{ acc = has ? _reduce(acc, v) : v; has = true; }}
 }}
 
-#define _MAP_ONE() {{ \
+// One reduced element: its offsets from index `_kx`, its loads, the map, the fold.
+#define _MAP_ONE(_kx) {{ \
         {red_offsets.replace(chr(10), " ")} \
         {load_text.replace(chr(10), " ")} \
         _fold(_acc, _has, (_type_reduce)({map_expr}), true); }}
 
-__device__ __forceinline__ void _post(long long _j, const _type_reduce& a, {sig_text}) {{
+__device__ __forceinline__ void _post(long long _j, const _type_reduce& a, {post_sig}) {{
     {y_offsets}
     {store_text}
     {post_map_expr};
 }}
 
-extern "C" __global__ void {name}({sig_text}) {{
+// Folds every thread's (value, has-value) over the block in shared memory (values, then
+// flags); every thread returns with the block's.
+__device__ __forceinline__ void _block_fold(_type_reduce& _acc, bool& _has) {{
     extern __shared__ __align__(16) unsigned char _smem[];
     _type_reduce* _sv = (_type_reduce*)_smem;
     bool* _sh = (bool*)(_smem + blockDim.x * sizeof(_type_reduce));
+    _sv[threadIdx.x] = _acc;
+    _sh[threadIdx.x] = _has;
+    __syncthreads();
+    for (unsigned _s = blockDim.x / 2; _s > 0; _s >>= 1) {{
+        if (threadIdx.x < _s) {{
+            _type_reduce _a = _sv[threadIdx.x];
+            bool _ah = _sh[threadIdx.x];
+            _fold(_a, _ah, _sv[threadIdx.x + _s], _sh[threadIdx.x + _s]);
+            _sv[threadIdx.x] = _a;
+            _sh[threadIdx.x] = _ah;
+        }}
+        __syncthreads();
+    }}
+    _acc = _sv[0];
+    _has = _sh[0];
+    __syncthreads();
+}}
+
+extern "C" __global__ void {name}({sig_text}) {{
     const long long _k0 = blockIdx.y * _chunk;
     const long long _k1 = min(_n_red, _k0 + _chunk);
+    const long long _bd = blockDim.x;
     for (long long _j = blockIdx.x; _j < _n_out; _j += gridDim.x) {{
         {out_offsets}
         {init}
-        #pragma unroll 4
-        for (long long _k = _k0 + threadIdx.x; _k < _k1; _k += blockDim.x) _MAP_ONE()
-        _sv[threadIdx.x] = _acc;
-        _sh[threadIdx.x] = _has;
-        __syncthreads();
-        for (unsigned _s = blockDim.x / 2; _s > 0; _s >>= 1) {{
-            if (threadIdx.x < _s) {{
-                _type_reduce _a = _sv[threadIdx.x];
-                bool _ah = _sh[threadIdx.x];
-                _fold(_a, _ah, _sv[threadIdx.x + _s], _sh[threadIdx.x + _s]);
-                _sv[threadIdx.x] = _a;
-                _sh[threadIdx.x] = _ah;
-            }}
-            __syncthreads();
+        long long _k = _k0 + threadIdx.x;
+        // RED_UNROLL elements per step with no bounds check between them, so their
+        // loads are in flight together; then the remainder one by one.
+        for (; _k + {RED_UNROLL - 1} * _bd < _k1; _k += {RED_UNROLL} * _bd) {{
+            {" ".join(f"_MAP_ONE(_k + {u} * _bd)" for u in range(RED_UNROLL))}
         }}
+        for (; _k < _k1; _k += _bd) _MAP_ONE(_k)
+        _block_fold(_acc, _has);
         if (threadIdx.x == 0) {{
-            if (gridDim.y == 1) _post(_j, _sv[0], {", ".join(_arg_names(sig))});
-            else _partial[_j * gridDim.y + blockIdx.y] = _sv[0];
+            if (gridDim.y == 1) _post(_j, _acc, {post_args});
+            else _partial[_j * gridDim.y + blockIdx.y] = _acc;
         }}
-        __syncthreads();
     }}
 }}
 
 extern "C" __global__ void {name}_final({sig_text}) {{
-    // `_chunk` here is the number of partial values per output.
-    for (long long _j = blockIdx.x * (long long)blockDim.x + threadIdx.x; _j < _n_out;
-         _j += (long long)blockDim.x * gridDim.x) {{
-        _type_reduce _a = _partial[_j * _chunk];
-        for (long long _c = 1; _c < _chunk; ++_c) _a = _reduce(_a, _partial[_j * _chunk + _c]);
-        _post(_j, _a, {", ".join(_arg_names(sig))});
+    // A block per output over its `_chunk` partial values.
+    for (long long _j = blockIdx.x; _j < _n_out; _j += gridDim.x) {{
+        _type_reduce _acc;
+        bool _has = false;
+        for (long long _c = threadIdx.x; _c < _chunk; _c += blockDim.x)
+            _fold(_acc, _has, _partial[_j * _chunk + _c], true);
+        _block_fold(_acc, _has);
+        if (threadIdx.x == 0) _post(_j, _acc, {post_args});
     }}
 }}
 
@@ -345,8 +407,8 @@ extern "C" __global__ void {name}_thread({sig_text}) {{
          _j += (long long)blockDim.x * gridDim.x) {{
         {out_offsets}
         {init}
-        for (long long _k = 0; _k < _n_red; ++_k) _MAP_ONE()
-        _post(_j, _acc, {", ".join(_arg_names(sig))});
+        for (long long _k = 0; _k < _n_red; ++_k) _MAP_ONE(_k)
+        _post(_j, _acc, {post_args});
     }}
 }}
 """
@@ -359,6 +421,9 @@ def _arg_names(sig):
 
 __all__ = [
     "HEADER",
+    "CTYPES_BY_DTYPE",
+    "UNROLL",
+    "RED_UNROLL",
     "ctype",
     "typedefs",
     "carray_type",

@@ -24,6 +24,9 @@ from gpupy._gpupy import ndarray
 from gpupy._userkernel import _args, _cuda_source, _layout, _params, _raw, _rust_source
 
 _MAX_GRID = 2**31 - 1
+_SCALAR_TYPES = (bool, int, float, complex)
+# Call layouts remembered per kernel (a program cycling through more just re-plans).
+_MAX_CALL_KEYS = 1024
 
 
 class ArraySpec:
@@ -93,9 +96,23 @@ def as_argument(v):
     raise TypeError(f"Unsupported type {type(v)}")
 
 
-def scalar_bytes(v, dtype):
-    """A scalar argument converted to its parameter's dtype, as bytes."""
-    return numpy.asarray(v).astype(dtype, casting="unsafe").tobytes()
+def call_key(args, *extra):
+    """What decides a call's kernel and launch besides the data: the device, `extra`
+    (the call's options), each argument's type, and for gpupy arrays their dtype, shape
+    and strides. None when an argument needs the full path every time (another
+    library's array), so that call is planned afresh."""
+    key = [_gpupy.get_device_id(), len(args), *extra]
+    for a in args:
+        t = type(a)
+        if t is ndarray:
+            key.append((a.dtype, a.shape, a.strides))
+        elif t in _SCALAR_TYPES or isinstance(a, numpy.generic):
+            key.append(t)
+        elif a is None:
+            key.append(None)
+        else:
+            return None
+    return tuple(key)
 
 
 def generate(language, **kw):
@@ -142,6 +159,8 @@ class ElementwiseKernel:
         self.options = tuple(options)
         self.language = language
         self._kernels = {}
+        # Call key -> (launch or None, outputs to make); see `_call_key`.
+        self._calls = {}
 
     def _source(self, slots, types, nd):
         return generate(
@@ -171,8 +190,12 @@ class ElementwiseKernel:
         """(dtypes, loop shape, arguments with each missing output made by
         `make_output(shape, dtype)`), checking the outputs given."""
         dtypes = [_params.dtype_of(p, types) for p in self.params]
-        arrays = [a for p, a in zip(self.params, args)
+        # The loop's shape: the inputs' broadcast (outputs must have it exactly), or
+        # the outputs' when no input is an array.
+        arrays = [a for p, a in zip(self.in_params, args)
                   if isinstance(a, ARRAY_TYPES) and not p.raw]
+        arrays = arrays or [a for p, a in zip(self.out_params, args[self.nin:])
+                            if isinstance(a, ARRAY_TYPES) and not p.raw]
         if arrays:
             if size is not None:
                 raise ValueError("Specified 'size' is not allowed with non-raw array arguments")
@@ -199,19 +222,35 @@ class ElementwiseKernel:
         return dtypes, shape, args[: self.nin] + tuple(outs)
 
     def __call__(self, *args, size=None, block_size=None, stream=None):
+        key = call_key(args, size, block_size)
+        cached = self._calls.get(key) if key is not None else None
+        if cached is not None:
+            # The same layout as an earlier call: one Rust call makes the outputs,
+            # converts the scalars and launches (`_CachedCall`, py/src/user_kernel.rs).
+            every = cached(args, None if stream is None else _args.stream_ptr(stream))
+            return self._result(every[self.nin:])
         args = tuple(as_argument(a) for a in self._full_arguments(args))
         types = {}
         _params.bind(self.params, args, types)
+        made = [self.nin + k for k, a in enumerate(args[self.nin:]) if a is None]
         dtypes, shape, args = self._loop(args, types, size, _creation.empty)
         n = math.prod(shape)
         if n:
-            self._launch(args, dtypes, types, shape, n, block_size, stream)
+            launch = self._launch(args, dtypes, types, shape, n, block_size, stream)
+            if key is not None:
+                if len(self._calls) >= _MAX_CALL_KEYS:
+                    self._calls.clear()
+                f, grid, block, kinds, tail = launch
+                outs = [(i, tuple(shape), dtypes[i]) for i in made]
+                self._calls[key] = _gpupy._CachedCall(f._f, grid, block, kinds, tail, outs)
+        return self._result(args[self.nin:])
+
+    def _result(self, outs):
         if self.no_return:
             return None
-        outs = args[self.nin:]
         if self.nout == 1 and not self.return_tuple:
             return outs[0]
-        return outs
+        return tuple(outs)
 
     def plan(self, *args, size=None):
         """The kernel a call with these arguments runs, without running or compiling
@@ -268,14 +307,14 @@ class ElementwiseKernel:
                 slots.append((p, "scalar", d, 0, False))
                 key.append(("scalar", d.char))
                 if pack:
-                    packed.append(scalar_bytes(a, d))
+                    packed.append(_args.scalar_packer(d)(a))
         key.append(tuple(sorted((t, d.char) for t, d in types.items())))
         return nd, cshape, cstrides, slots, tuple(key), packed
 
     def _launch(self, args, dtypes, types, shape, n, block_size, stream):
         nd, cshape, cstrides, slots, key, packed = self._signature(
             args, dtypes, types, shape, True)
-        packed.append(_args.kernel_arg(n))
+        packed.append(_layout.dims_bytes([n]))
         if nd is not None:
             cshape = cshape or [1]
             packed.append(_layout.dims_bytes(cshape))
@@ -283,8 +322,20 @@ class ElementwiseKernel:
                 packed.append(_layout.dims_bytes(s or [0]))
         f = self._kernel(key, slots, types, nd)
         block = block_size or 256
-        grid = min(-(-n // block), _MAX_GRID)
+        # The contiguous layout takes UNROLL elements per thread and step.
+        per_thread = _cuda_source.UNROLL if nd is None else 1
+        grid = min(-(-n // (block * per_thread)), _MAX_GRID)
         f._f.launch(grid, block, tuple(packed), 0, _args.stream_ptr(stream))
+        # How a later call with the same key turns each argument into its parameter.
+        kinds = []
+        for p, a, d in zip(self.params, args, dtypes):
+            if p.raw:
+                kinds.append("raw")
+            elif isinstance(a, ARRAY_TYPES):
+                kinds.append("array")
+            else:
+                kinds.append((d, _args.scalar_packer(d)))
+        return f, grid, block, kinds, [bytes(t) for t in packed[self.nargs:]]
 
 
 __all__ = ["ElementwiseKernel", "ArraySpec", "Plan"]

@@ -6,7 +6,7 @@ A module compiles when it is made (so errors show at once) and loads into a devi
 context the first time one of its kernels is asked for on that device.
 """
 
-from gpupy import _gpupy, cuda
+from gpupy import _gpupy
 from gpupy._userkernel import _args, _nvrtc, _rustc
 
 # CUfunction_attribute numbers (cuda.h), by CuPy's attribute names.
@@ -98,7 +98,7 @@ class RawModule:
         self._loaded = {}
 
     def _module(self):
-        dev = cuda.Device().id
+        dev = _gpupy.get_device_id()
         m = self._loaded.get(dev)
         if m is None:
             m = _gpupy._UserModule(self._image)
@@ -153,7 +153,10 @@ class Function:
             raise NotImplementedError(
                 "cooperative launches (enable_cooperative_groups=True) are not supported"
             )
-        self._f.launch(grid, block, _args.kernel_args(args), shared_mem, _args.stream_ptr(stream))
+        if type(args) is not tuple:
+            args = _args.as_tuple(args)
+        self._f.launch(grid, block, args, shared_mem,
+                       None if stream is None else _args.stream_ptr(stream))
 
     @property
     def attributes(self):
@@ -193,7 +196,7 @@ class RawKernel:
         self._functions = {}
 
     def _function(self):
-        dev = cuda.Device().id
+        dev = _gpupy.get_device_id()
         f = self._functions.get(dev)
         if f is None:
             f = self._mod.get_function(self.name)
@@ -201,7 +204,11 @@ class RawKernel:
         return f
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
-        self._function()(grid, block, args, shared_mem=shared_mem, stream=stream)
+        f = self._functions.get(_gpupy.get_device_id()) or self._function()
+        if type(args) is not tuple:
+            args = _args.as_tuple(args)
+        f._f.launch(grid, block, args, shared_mem,
+                    None if stream is None else _args.stream_ptr(stream))
 
     @property
     def attributes(self):

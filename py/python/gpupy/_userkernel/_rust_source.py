@@ -13,8 +13,10 @@ What user code sees (``language='rust'``):
   (rustc rejects it otherwise: "used binding `y` isn't initialized"), and reading an
   output before assigning it is an error too (to update an array in place, pass it as
   an input as well, or as a ``raw`` parameter). Outputs are stored when the operation
-  ends, so a ``continue`` leaves the element's outputs unwritten (CUDA C's outputs are
-  references, written at once). ``i`` is the loop index (``i64``),
+  ends, so a ``continue`` (which moves to the next element) leaves the element's
+  outputs unwritten (CUDA C's outputs are references, written at once); a ``break``
+  ends the thread's loop in the strided layout, only its current step of ``UNROLL``
+  elements in the contiguous one (as in C). ``i`` is the loop index (``i64``),
   ``_ind.size()`` / ``_ind_size`` the loop size, also ``n`` unless a parameter is named
   ``n``. A ``raw`` parameter is a ``CArray``: ``z[i]`` / ``z[i] = v`` by flat C-order
   index (``i64``, ``i32``, ``u32`` or ``usize``), ``z[[i, j]]`` by multi-index,
@@ -49,6 +51,8 @@ What user code sees (``language='rust'``):
 """
 
 import numpy
+
+from gpupy._userkernel._cuda_source import UNROLL
 
 # The generated header: the descriptor types of the parameter layout and the helpers
 # user code gets. Each item is prefixed with `_` where CuPy's C header is (`_Dims`,
@@ -508,12 +512,30 @@ def _bound(p, types):
     return rtype(types[p.ctype] if p.placeholder else p.dtype)
 
 
+def _pick(values, u):
+    """The expression choosing ``values[u]`` for the loop counter `u` (a ``match``: an
+    unrolled loop folds it to the one value, a rolled one keeps registers, where an
+    array indexed by a variable would go to local memory)."""
+    if len(values) == 1:
+        return values[0]
+    arms = [f"{k} => {v}" for k, v in enumerate(values[:-1])] + [f"_ => {values[-1]}"]
+    return f"match {u} {{ {', '.join(arms)} }}"
+
+
 def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, nd):
     """An elementwise kernel ``{name}``, as ``_cuda_source.elementwise``: `slots` is one
     tuple per parameter ``(param, kind, array_dtype, raw_nd, raw_contiguous)`` with kind
     'array', 'raw' or 'scalar'; `nd` is None for the contiguous layout or the strided
-    layout's dimension count."""
-    sig, loads, stores, arrays = [], [], [], []
+    layout's dimension count.
+
+    The strided layout is a grid-stride loop, an element per thread and step. The
+    contiguous layout takes ``UNROLL`` elements per thread and step, ``blockDim.x``
+    apart, as the C kernel (the host's grid divides by it): a full step loads every
+    input of its elements first, so they are in flight together, then runs the operation
+    on each; the last, partial step checks each index. The operation runs inside a loop
+    over the step's elements either way, so a ``continue`` in it moves to the next
+    element (and a ``break`` ends the step, as in C)."""
+    sig, loads, stores, arrays, ins = [], [], [], [], []
     for p, kind, adt, rnd, rc in slots:
         bound = _bound(p, types)
         if kind == "scalar":
@@ -527,6 +549,7 @@ def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, 
             ptr = (f"_p_{p.name}.offset(i as isize)" if nd is None
                    else f"_byte_add_mut(_p_{p.name}, _o_{p.name})")
             if p.is_const:
+                ins.append((p.name, at, bound))
                 loads.append(f"let {p.name}: {bound} = Cast::<{bound}>::cast(*{ptr});")
             else:
                 # Outputs: assigned by the operation, then stored.
@@ -538,11 +561,8 @@ def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, 
         sig += [f"_st_{a}: _Dims<{nd}>" for a in arrays]
     names = {p.name for p, *_ in slots}
     n_alias = "" if "n" in names else "let n: i64 = _n;"
-    offsets = _offsets(arrays, nd, "i", "_shape", "") if nd is not None and arrays else []
-    body = _indent(offsets + loads, 8)
-    store = _indent(stores, 8)
     sig_text = ",\n    ".join(sig)
-    return f"""{HEADER}
+    head = f"""{HEADER}
 {typedefs(types)}
 {preamble}
 
@@ -554,13 +574,57 @@ pub unsafe extern "ptx-kernel" fn {name}(
     let _ind = _CIndexer {{ size_: _n }};
     let _ind_size: i64 = _n;
     {n_alias}
-    {_statements(loop_prep)}
+    {_statements(loop_prep)}"""
+    if nd is not None:
+        offsets = _offsets(arrays, nd, "i", "_shape", "") if arrays else []
+        return f"""{head}
     for i in _GridStride::new(_n) {{
-        {body}
+        {_indent(offsets + loads, 8)}
         {{
 {_statements(operation)}
         }}
-        {store}
+        {_indent(stores, 8)}
+    }}
+    {_statements(after_loop)}
+}}
+"""
+    # The full step: each input's UNROLL elements loaded up front (`_v_<x><u>`), then
+    # per element the loaded value converted, the outputs declared, the operation, the
+    # stores.
+    pre = [f"let _v_{a}{u}: {at} = *_p_{a}.offset((_b + {u} * _bd) as isize);"
+           for a, at, _ in ins for u in range(UNROLL)]
+    loaded = [f"let {a}: {bound} = Cast::<{bound}>::cast("
+              f"{_pick([f'_v_{a}{u}' for u in range(UNROLL)], '_u')});" for a, _, bound in ins]
+    loaded += [x for x in loads if x.startswith("let mut ")]
+    return f"""{head}
+    let _bd: i64 = block_dim_x() as i64;
+    let _step: i64 = _bd * grid_dim_x() as i64 * {UNROLL};
+    let mut _b: i64 = block_idx_x() as i64 * _bd * {UNROLL} + thread_idx_x() as i64;
+    while _b < _n {{
+        if _b + ({UNROLL} - 1) * _bd < _n {{
+            {_indent(pre, 12)}
+            for _u in 0..{UNROLL}i64 {{
+                let i: i64 = _b + _u * _bd;
+                {_indent(loaded, 16)}
+                {{
+{_statements(operation)}
+                }}
+                {_indent(stores, 16)}
+            }}
+        }} else {{
+            for _u in 0..{UNROLL}i64 {{
+                let i: i64 = _b + _u * _bd;
+                if i >= _n {{
+                    break;
+                }}
+                {_indent(loads, 16)}
+                {{
+{_statements(operation)}
+                }}
+                {_indent(stores, 16)}
+            }}
+        }}
+        _b += _step;
     }}
     {_statements(after_loop)}
 }}
@@ -571,10 +635,11 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
               preamble, types, ndo, ndr):
     """The module of ``_cuda_source.reduction`` in Rust: kernels ``{name}`` (a block
     per output, ``gridDim.y`` blocks per output writing to ``_partial`` when there are
-    few outputs), ``{name}_final`` (combines the partial values) and ``{name}_thread``
-    (a thread per output), sharing one parameter list. The block kernel uses the
-    dynamic shared memory the host reserves, ``blockDim.x * (size_of(reduce_type) + 1)``
-    bytes: the values, then one has-value flag per thread."""
+    few outputs), ``{name}_final`` (a block per output combining its ``_chunk`` partial
+    values) and ``{name}_thread`` (a thread per output), sharing one parameter list.
+    The two block kernels fold over the block (``_block_fold``) in the dynamic shared
+    memory the host reserves, ``blockDim.x * (size_of(reduce_type) + 1)`` bytes: the
+    values, then one has-value flag per thread; ``blockDim.x`` is a power of two."""
     rtype_ = reduce_type_name(reduce_type, types)
     sig, arrays, loads = [], [], []
     for p, kind, adt, rnd, rc in slots:
@@ -658,6 +723,36 @@ unsafe fn _post(_j: i64, a: _type_reduce, {post_sig}) {{
     {_indent(out_stores, 4)}
 }}
 
+/// Folds every thread's (value, has-value) over the block in the dynamic shared memory
+/// (the values, then one flag per thread); every thread returns with the block's. Ends
+/// with a barrier, so the shared memory may be reused at once.
+{_ALLOW}
+#[inline(always)]
+unsafe fn _block_fold(_acc: &mut _type_reduce, _has: &mut bool) {{
+    let _tid = thread_idx_x() as usize;
+    let _sv: *mut _type_reduce = shared_ptr::<_type_reduce>();
+    let _sh: *mut bool = shared_ptr::<u8>()
+        .add(block_dim_x() as usize * core::mem::size_of::<_type_reduce>()) as *mut bool;
+    *_sv.add(_tid) = *_acc;
+    *_sh.add(_tid) = *_has;
+    sync_threads();
+    let mut _s = block_dim_x() as usize / 2;
+    while _s > 0 {{
+        if _tid < _s {{
+            let mut _a = *_sv.add(_tid);
+            let mut _ah = *_sh.add(_tid);
+            _fold(&mut _a, &mut _ah, *_sv.add(_tid + _s), *_sh.add(_tid + _s));
+            *_sv.add(_tid) = _a;
+            *_sh.add(_tid) = _ah;
+        }}
+        sync_threads();
+        _s >>= 1;
+    }}
+    *_acc = *_sv;
+    *_has = *_sh;
+    sync_threads();
+}}
+
 {_ALLOW}
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn {name}(
@@ -665,17 +760,14 @@ pub unsafe extern "ptx-kernel" fn {name}(
 ) {{
     let _tid = thread_idx_x();
     let _bd = block_dim_x() as i64;
-    let _sv: *mut _type_reduce = shared_ptr::<_type_reduce>();
-    let _sh: *mut bool = shared_ptr::<u8>()
-        .add(block_dim_x() as usize * core::mem::size_of::<_type_reduce>()) as *mut bool;
     let _k0 = block_idx_y() as i64 * _chunk;
     let _k1 = core::cmp::min(_n_red, _k0 + _chunk);
     let mut _j = block_idx_x() as i64;
     while _j < _n_out {{
         {_indent(out_offsets, 8)}
         {init}
-        // Four elements a step, their loads first (CUDA's `#pragma unroll 4`), folded
-        // in index order.
+        // Four elements a step with no bounds check between them, their loads first
+        // (in flight together), folded in index order; then the remainder one by one.
         let mut _kk = _k0 + _tid as i64;
         while _kk + 3 * _bd < _k1 {{
             let _v0 = {map_one("_kk", 12)};
@@ -693,29 +785,14 @@ pub unsafe extern "ptx-kernel" fn {name}(
             _fold(&mut _acc, &mut _has, _v, true);
             _kk += _bd;
         }}
-        *_sv.add(_tid as usize) = _acc;
-        *_sh.add(_tid as usize) = _has;
-        sync_threads();
-        let mut _s = block_dim_x() / 2;
-        while _s > 0 {{
-            if _tid < _s {{
-                let mut _a = *_sv.add(_tid as usize);
-                let mut _ah = *_sh.add(_tid as usize);
-                _fold(&mut _a, &mut _ah, *_sv.add((_tid + _s) as usize), *_sh.add((_tid + _s) as usize));
-                *_sv.add(_tid as usize) = _a;
-                *_sh.add(_tid as usize) = _ah;
-            }}
-            sync_threads();
-            _s >>= 1;
-        }}
+        _block_fold(&mut _acc, &mut _has);
         if _tid == 0 {{
             if grid_dim_y() == 1 {{
-                _post(_j, *_sv, {post_args});
+                _post(_j, _acc, {post_args});
             }} else {{
-                *_partial.offset((_j * grid_dim_y() as i64 + block_idx_y() as i64) as isize) = *_sv;
+                *_partial.offset((_j * grid_dim_y() as i64 + block_idx_y() as i64) as isize) = _acc;
             }}
         }}
-        sync_threads();
         _j += grid_dim_x() as i64;
     }}
 }}
@@ -725,15 +802,23 @@ pub unsafe extern "ptx-kernel" fn {name}(
 pub unsafe extern "ptx-kernel" fn {name}_final(
     {sig_text}
 ) {{
-    // `_chunk` here is the number of partial values per output.
-    for _j in _GridStride::new(_n_out) {{
-        let mut _a: _type_reduce = *_partial.offset((_j * _chunk) as isize);
-        let mut _c: i64 = 1;
+    // A block per output over its `_chunk` partial values (`_chunk` is their count here).
+    let _tid = thread_idx_x() as i64;
+    let _bd = block_dim_x() as i64;
+    let mut _j = block_idx_x() as i64;
+    while _j < _n_out {{
+        let mut _acc: _type_reduce = core::mem::zeroed();
+        let mut _has = false;
+        let mut _c = _tid;
         while _c < _chunk {{
-            _a = _reduce(_a, *_partial.offset((_j * _chunk + _c) as isize));
-            _c += 1;
+            _fold(&mut _acc, &mut _has, *_partial.offset((_j * _chunk + _c) as isize), true);
+            _c += _bd;
         }}
-        _post(_j, _a, {post_args});
+        _block_fold(&mut _acc, &mut _has);
+        if _tid == 0 {{
+            _post(_j, _acc, {post_args});
+        }}
+        _j += grid_dim_x() as i64;
     }}
 }}
 

@@ -460,7 +460,9 @@ def _build(source, options, name, arch, rustc_args, key):
             raise RuntimeError(f"cargo failed to build the Rust module {name!r}:\n{log}{hint}")
         linked, optimized, ptx = (os.path.join(work, n) for n in ("linked.bc", "opt.bc", "module.ptx"))
         _llvm(tc, ["llvm-link", bc, libdevice, "--only-needed", "-o", linked], env)
-        _llvm(tc, ["opt", "-O3", linked, "-o", optimized], env)
+        # Correctly rounded float32 sqrt in libdevice, as nvcc's default (see host/build.rs).
+        _llvm(tc, ["opt", "-passes=nvvm-reflect,default<O3>", "--nvvm-reflect-add=__CUDA_PREC_SQRT=1",
+                   linked, "-o", optimized], env)
         _llvm(tc, ["llc", "-O3", f"-mcpu={arch}", *_ptx_isa_flags(arch), optimized, "-o", ptx], env)
         with open(ptx, "rb") as f:
             return f.read()

@@ -23,7 +23,7 @@
 //! - [`math`]: CUDA's libdevice math (`sqrtf`, `expf`, `erf`, `lgamma`, ...), as CuPy's
 //!   kernels use, for f32, f64 and f16.
 //! - [`complex`]: `c64`/`c128`, NumPy's complex64/complex128 layout.
-//! - [`half`]: `f16` (Rust's own half type) and `bf16` (ml_dtypes' bfloat16, storage only).
+//! - [`half`]: `f16` (Rust's own half type).
 //!
 //! Conventions (those of gpupy's own kernels): everything is `#[inline(always)]` so a
 //! kernel compiles to straight-line PTX; instructions Rust has no intrinsic for are
@@ -46,7 +46,7 @@ pub mod warp;
 pub mod prelude {
     pub use crate::atomic::*;
     pub use crate::complex::{c64, c128};
-    pub use crate::half::{bf16, f16};
+    pub use crate::half::f16;
     pub use crate::index::*;
     pub use crate::math::*;
     pub use crate::shared::*;
