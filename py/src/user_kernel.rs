@@ -8,8 +8,8 @@ use gpupy_host::launch::launch_user;
 use gpupy_host::user_module::{UserFunction, UserModule};
 use gpupy_host::{Array, DType, device, nvrtc};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
-use pyo3::sync::PyOnceLock;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyComplex, PyFloat, PyInt, PyTuple, PyType};
 
 use crate::convert::to_dtype;
@@ -145,9 +145,9 @@ impl PyUserFunction {
     ) -> PyResult<()> {
         let (g, b) = (dims("grid", grid)?, dims("block", block)?);
         let f = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let args = args.cast::<PyTuple>().map_err(|_| {
-            PyTypeError::new_err("kernel arguments must be a tuple or a list")
-        })?;
+        let args = args
+            .cast::<PyTuple>()
+            .map_err(|_| PyTypeError::new_err("kernel arguments must be a tuple or a list"))?;
         let dev = f.device();
         let mut inline: Vec<([u8; 16], usize)> = Vec::with_capacity(args.len());
         let mut owned: Vec<Bound<'_, PyBytes>> = Vec::new();
@@ -170,7 +170,11 @@ impl PyUserFunction {
                         dev.id
                     )));
                 }
-                let p = if arr.inner.size() == 0 { 0 } else { arr.inner.data_ptr() };
+                let p = if arr.inner.size() == 0 {
+                    0
+                } else {
+                    arr.inner.data_ptr()
+                };
                 put(&p.to_le_bytes());
             } else if let Ok(bytes) = a.cast::<PyBytes>() {
                 order.push((false, owned.len()));
@@ -179,7 +183,9 @@ impl PyUserFunction {
                 put(&[v.is_true() as u8]);
             } else if a.is_exact_instance_of::<PyInt>() {
                 let v: i64 = a.extract().map_err(|_| {
-                    PyOverflowError::new_err(format!("Python int {a} too large to convert to int64"))
+                    PyOverflowError::new_err(format!(
+                        "Python int {a} too large to convert to int64"
+                    ))
                 })?;
                 put(&v.to_le_bytes());
             } else if let Ok(v) = a.cast::<PyFloat>() {
@@ -316,7 +322,11 @@ fn scalar_to(v: &Bound<'_, PyAny>, dtype: DType) -> Option<Vec<u8>> {
 
 /// The `CArray` descriptor of a raw parameter (as `_layout.carray_bytes`).
 fn carray_bytes(a: &gpupy_host::Array) -> Vec<u8> {
-    let shape: Vec<usize> = if a.ndim() == 0 { vec![1] } else { a.shape().to_vec() };
+    let shape: Vec<usize> = if a.ndim() == 0 {
+        vec![1]
+    } else {
+        a.shape().to_vec()
+    };
     let strides: Vec<isize> = if a.ndim() == 0 {
         vec![a.dtype().itemsize() as isize]
     } else {
@@ -353,7 +363,11 @@ impl PyCachedCall {
         let mut actions = Vec::with_capacity(kinds.len());
         for k in kinds {
             if let Ok(s) = k.extract::<String>() {
-                actions.push(if s == "raw" { Action::Raw } else { Action::Array });
+                actions.push(if s == "raw" {
+                    Action::Raw
+                } else {
+                    Action::Array
+                });
             } else {
                 let (d, f): (Bound<'_, PyAny>, Py<PyAny>) = k.extract()?;
                 actions.push(Action::Scalar(to_dtype(py, &d)?, f));
@@ -382,11 +396,20 @@ impl PyCachedCall {
         args: &Bound<'py, PyTuple>,
         stream: Option<usize>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let f = self.func.get().inner.lock().unwrap_or_else(|p| p.into_inner());
+        let f = self
+            .func
+            .get()
+            .inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         let dev = f.device();
         let mut all: Vec<Bound<'py, PyAny>> = Vec::with_capacity(self.actions.len());
         for i in 0..self.actions.len() {
-            all.push(if i < args.len() { args.get_item(i)? } else { py.None().into_bound(py) });
+            all.push(if i < args.len() {
+                args.get_item(i)?
+            } else {
+                py.None().into_bound(py)
+            });
         }
         for (i, shape, d) in &self.made {
             let a = Array::empty(dev, shape, *d).or_raise()?;
