@@ -138,6 +138,13 @@ class _GlobalView:
         }
 
 
+def _launch(handle, grid, block, args, shared_mem, stream):
+    """One launch of a `_UserFunction` (which converts the arguments)."""
+    if type(args) is not tuple:
+        args = _args.as_tuple(args)
+    handle.launch(grid, block, args, shared_mem, None if stream is None else _args.stream_ptr(stream))
+
+
 class Function:
     """A kernel of a module, launched as ``f(grid, block, args, shared_mem=0,
     stream=None)`` (CuPy's ``cupy.cuda.Function``)."""
@@ -153,10 +160,7 @@ class Function:
             raise NotImplementedError(
                 "cooperative launches (enable_cooperative_groups=True) are not supported"
             )
-        if type(args) is not tuple:
-            args = _args.as_tuple(args)
-        self._f.launch(grid, block, args, shared_mem,
-                       None if stream is None else _args.stream_ptr(stream))
+        _launch(self._f, grid, block, args, shared_mem, stream)
 
     @property
     def attributes(self):
@@ -205,10 +209,7 @@ class RawKernel:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
         f = self._functions.get(_gpupy.get_device_id()) or self._function()
-        if type(args) is not tuple:
-            args = _args.as_tuple(args)
-        f._f.launch(grid, block, args, shared_mem,
-                    None if stream is None else _args.stream_ptr(stream))
+        _launch(f._f, grid, block, args, shared_mem, stream)
 
     @property
     def attributes(self):
