@@ -10,9 +10,9 @@ from gpupy.linalg._util import (
     QRResult,
     as_working,
     assert_stacked_2d,
-    assert_stacked_square,
     identities,
     raise_if_info,
+    square_operand,
     working_dtype,
 )
 
@@ -24,10 +24,7 @@ def cholesky(a, /, *, upper=False):
     ``potrf``. Raises ``LinAlgError('Matrix is not positive definite')`` when any
     matrix of the batch is not; a NaN propagates into the factor instead (as the OpenBLAS
     LAPACK NumPy ships does)."""
-    a = asarray(a)
-    assert_stacked_square(a)
-    t = working_dtype(a)
-    a = as_working(a, t)
+    a, t = square_operand(a)
     if a.size == 0:
         return empty(a.shape, t)
     c, info = _decomp.cholesky(a, lower=not upper)

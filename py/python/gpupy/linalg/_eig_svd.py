@@ -21,17 +21,17 @@ from gpupy._linalg import svdvals
 from gpupy._sorting import argsort, sort
 from gpupy.linalg import _decomp
 from gpupy.linalg._util import (
-    EighResult,
     EigResult,
+    EighResult,
     SVDResult,
     as_working,
     assert_finite,
     assert_stacked_2d,
-    assert_stacked_square,
     conj_t,
     identities,
     materialize,
     real_dtype,
+    square_operand,
     take_columns,
     take_last,
     working_dtype,
@@ -50,10 +50,7 @@ def eigh(a, UPLO="L"):
     (real symmetric) matrices, eigenvalues ascending (real dtype), eigenvector ``i`` in
     column ``i``. Only the lower (``UPLO='L'``) or upper triangle is read."""
     lower = _uplo(UPLO)
-    a = asarray(a)
-    assert_stacked_square(a)
-    t = working_dtype(a)
-    a = as_working(a, t)
+    a, t = square_operand(a)
     if a.size == 0:
         return EighResult(empty(a.shape[:-1], real_dtype(t)), empty(a.shape, t))
     w, v = _decomp.eigh(a, lower=lower, vectors=True)
@@ -63,10 +60,7 @@ def eigh(a, UPLO="L"):
 def eigvalsh(a, UPLO="L"):
     """NumPy's ``linalg.eigvalsh``: the eigenvalues of Hermitian matrices, ascending."""
     lower = _uplo(UPLO)
-    a = asarray(a)
-    assert_stacked_square(a)
-    t = working_dtype(a)
-    a = as_working(a, t)
+    a, t = square_operand(a)
     if a.size == 0:
         return empty(a.shape[:-1], real_dtype(t))
     w, _ = _decomp.eigh(a, lower=lower, vectors=False)
@@ -101,11 +95,9 @@ def _eig_dtype(t):
 
 def _general_prologue(a):
     """NumPy's checks of ``eig``/``eigvals``: square, finite, supported dtype."""
-    a = asarray(a)
-    assert_stacked_square(a)
+    a, t = square_operand(a)
     assert_finite(a)
-    t = working_dtype(a)
-    return as_working(a, t), t
+    return a, t
 
 
 def eig(a):

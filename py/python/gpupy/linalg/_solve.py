@@ -29,6 +29,7 @@ from gpupy.linalg._util import (
     raise_if_info,
     real_dtype,
     solve_batched,
+    square_operand,
     working_dtype,
 )
 
@@ -92,10 +93,7 @@ def solve(a, b):
 def inv(a):
     """NumPy's ``linalg.inv`` of each matrix in the last two axes (``_decomp.inv``: LU
     with partial pivoting, then the inverse from the factors)."""
-    a = asarray(a)
-    assert_stacked_square(a)
-    t = working_dtype(a)
-    a = as_working(a, t)
+    a, t = square_operand(a)
     if a.size == 0:
         return empty(a.shape, t)
     ainv, info = _decomp.inv(a)
@@ -134,25 +132,21 @@ def slogdet(a):
     """NumPy's ``linalg.slogdet``: ``SlogdetResult(sign, logabsdet)`` with
     ``det = sign * exp(logabsdet)``; sign 0 and logabsdet -inf for a singular matrix;
     an empty matrix has sign 1 and logabsdet 0."""
-    a = asarray(a)
-    assert_stacked_square(a)
-    t = working_dtype(a)
+    a, t = square_operand(a)
     batch = a.shape[:-2]
     if a.size == 0:
         return SlogdetResult(ones(batch, t), zeros(batch, real_dtype(t)))
-    return SlogdetResult(*_slogdet(as_working(a, t), t))
+    return SlogdetResult(*_slogdet(a, t))
 
 
 def det(a):
     """NumPy's ``linalg.det``: ``sign * exp(logabsdet)`` from ``slogdet``'s factorization,
     exactly as NumPy forms it (so a determinant whose partial products would overflow
     is still finite when the result is)."""
-    a = asarray(a)
-    assert_stacked_square(a)
-    t = working_dtype(a)
+    a, t = square_operand(a)
     if a.size == 0:
         return ones(a.shape[:-2], t)
-    sign, logabsdet = _slogdet(as_working(a, t), t)
+    sign, logabsdet = _slogdet(a, t)
     return _gpupy.multiply(sign, _gpupy.exp(logabsdet))
 
 

@@ -17,7 +17,7 @@ import numpy
 from numpy.linalg import LinAlgError
 
 from gpupy import _gpupy, _reduction
-from gpupy._creation import empty, eye
+from gpupy._creation import asarray, empty, eye
 from gpupy._indexing import take
 from gpupy._manipulation import broadcast_to, moveaxis
 from gpupy._ranges import arange
@@ -109,6 +109,16 @@ def assert_stacked_square(*arrays):
             raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least two-dimensional")
         if a.shape[-1] != a.shape[-2]:
             raise LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def square_operand(a):
+    """The prologue of the functions of one stack of square matrices: ``a`` as a gpupy
+    array checked square (NumPy's LinAlgError otherwise) and converted to its working
+    dtype, and that dtype: ``(a, t)``."""
+    a = asarray(a)
+    assert_stacked_square(a)
+    t = working_dtype(a)
+    return as_working(a, t), t
 
 
 def assert_2d(*arrays):
