@@ -145,6 +145,19 @@ def carray_type(dtype, nd, contiguous):
     return f"CArray<{ctype(dtype)}, {max(nd, 1)}, {'true' if contiguous else 'false'}>"
 
 
+def _declare(slot, types, qualifier):
+    """(the kernel parameter of one slot, its bound C type, the array's element C type
+    or None): a scalar by value, a raw array as its CArray, an array as a pointer."""
+    p, kind, adt, rnd, rc = slot
+    bound = ctype(types[p.ctype] if p.placeholder else p.dtype)
+    if kind == "scalar":
+        return f"{bound} {p.name}", bound, None
+    if kind == "raw":
+        return f"{carray_type(adt, rnd, rc)} {p.name}", bound, None
+    at = ctype(adt)
+    return f"{qualifier}{at}* _p_{p.name}", bound, at
+
+
 def _offsets(arrays, nd, index):
     """Code computing each strided array's byte offset ``_o_<array>`` for flat index
     `index` over ``_shape`` and the strides ``_st_<array>``."""
@@ -171,16 +184,12 @@ def elementwise(name, slots, operation, preamble, loop_prep, after_loop, types, 
     then runs the operation on each element; the last, partial step checks each index.
     """
     sig, body, arrays, ins = [], [], [], []
-    for p, kind, adt, rnd, rc in slots:
-        bound = ctype(types[p.ctype] if p.placeholder else p.dtype)
-        if kind == "scalar":
-            sig.append(f"{bound} {p.name}")
-        elif kind == "raw":
-            sig.append(f"{carray_type(adt, rnd, rc)} {p.name}")
-        else:
-            at = ctype(adt)
+    for slot in slots:
+        p, kind = slot[0], slot[1]
+        decl, bound, at = _declare(slot, types, "")
+        sig.append(decl)
+        if kind == "array":
             arrays.append(p.name)
-            sig.append(f"{at}* _p_{p.name}")
             elem = f"_p_{p.name}[i]" if nd is None else f"*({at}*)((char*)_p_{p.name} + _o_{p.name})"
             if p.is_const:
                 ins.append((p.name, at, bound))
@@ -284,16 +293,12 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
     `ndo`/`ndr` the output and reduced dimension counts (at least 1)."""
     rtype = reduce_type_name(reduce_type, types)
     sig, loads, arrays = [], [], []
-    for p, kind, adt, rnd, rc in slots:
-        bound = ctype(types[p.ctype] if p.placeholder else p.dtype)
-        if kind == "scalar":
-            sig.append(f"{bound} {p.name}")
-        elif kind == "raw":
-            sig.append(f"{carray_type(adt, rnd, rc)} {p.name}")
-        else:
-            at = ctype(adt)
+    for slot in slots:
+        p, kind = slot[0], slot[1]
+        decl, bound, at = _declare(slot, types, "const ")
+        sig.append(decl)
+        if kind == "array":
             arrays.append(p.name)
-            sig.append(f"const {at}* _p_{p.name}")
             loads.append(f"const {bound} {p.name} = ({bound})(*(const {at}*)"
                          f"((const char*)_p_{p.name} + _oo_{p.name} + _or_{p.name}));")
     out_names = []
