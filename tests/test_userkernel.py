@@ -493,6 +493,59 @@ def test_reduction_schedules_exact(rng, shape, axis, schedule, dtype):
         assert_equal_to_numpy(my_sum(gp.asarray(xt), axis=t_axis), np.sum(xt, axis=t_axis, dtype=dtype))
 
 
+# Sums in float64 (complex128) of small integers: exact in any order, so the packed
+# path (16-byte loads where every slice starts on a pack) and the element-wise path
+# must both give NumPy's value exactly.
+sum_as_double = gp.ReductionKernel("T x", "float64 y", "(double)x", "a + b", "y = a", "0",
+                                   "sum_as_double", reduce_type="float64")
+sum_as_complex = gp.ReductionKernel("T x", "complex128 y", "x", "a + b", "y = a", "0",
+                                    "sum_as_complex", reduce_type="complex128")
+dot_mixed = gp.ReductionKernel("float32 x, float64 w", "float64 y", "(double)x * w", "a + b",
+                               "y = a", "0", "dot_mixed")
+
+# (shape, axis, view): contiguous slices that start on a pack, slices that do not (an
+# offset view, odd row lengths), and a slice split over many blocks.
+PACK_LAYOUTS = [
+    ((4099,), None, lambda a: a),
+    ((4100,), None, lambda a: a[1:]),
+    ((7, 1001), 1, lambda a: a),
+    ((8, 4096), 1, lambda a: a),
+    ((3, 2**20 + 5), 1, lambda a: a),
+    ((2**21 + 3,), None, lambda a: a[3:]),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.uint16, np.float16,
+                                   np.bool_, np.complex64], ids=dtype_id)
+@pytest.mark.parametrize("layout", PACK_LAYOUTS, ids=lambda p: f"{p[0]}-{p[1]}")
+def test_reduction_packed_loads_exact(rng, layout, dtype):
+    shape, axis, view = layout
+    if dtype == np.bool_:
+        x = rng.integers(0, 2, size=shape).astype(np.bool_)
+    elif dtype == np.complex64:
+        x = (rng.integers(-3, 4, size=shape) + 1j * rng.integers(-3, 4, size=shape)).astype(dtype)
+    else:
+        x = rng.integers(0 if dtype == np.uint16 else -3, 4, size=shape).astype(dtype)
+    gx = view(gp.asarray(x))
+    xv = view(x)
+    if dtype == np.complex64:
+        assert_equal_to_numpy(sum_as_complex(gx, axis=axis), np.sum(xv, axis=axis, dtype=np.complex128))
+    else:
+        assert_equal_to_numpy(sum_as_double(gx, axis=axis), np.sum(xv, axis=axis, dtype=np.float64))
+
+
+@pytest.mark.parametrize("offset", [(0, 0), (1, 0), (0, 1), (2, 2)], ids=str)
+def test_reduction_packed_loads_two_dtypes(rng, offset):
+    """float32 and float64 inputs share a pack of 2 elements (8 and 16 bytes); either
+    one's misalignment sends the slice down the element-wise path."""
+    n = 300007
+    x = rng.integers(-3, 4, size=n + 2).astype(np.float32)
+    w = rng.integers(-3, 4, size=n + 2).astype(np.float64)
+    gx, gw = gp.asarray(x)[offset[0]:offset[0] + n], gp.asarray(w)[offset[1]:offset[1] + n]
+    want = np.dot(x[offset[0]:offset[0] + n].astype(np.float64), w[offset[1]:offset[1] + n])
+    assert_equal_to_numpy(dot_mixed(gx, gw), np.float64(want))
+
+
 def test_reduction_scalar_parameter_and_two_outputs(rng):
     weighted = gp.ReductionKernel("T x, T w", "T y", "x * w", "a + b", "y = a", "0", "weighted_sum")
     x = rng.integers(-50, 50, size=(30, 40)).astype(np.float64)
@@ -675,6 +728,64 @@ def test_cuda_array_interface_kernel_arguments(rng, saxpy):
     out = gp.empty(n, np.float32)
     saxpy((8,), (128,), (np.float32(2.0), Interface(gp.asarray(x)), Interface(gp.asarray(y)), Interface(out), n))
     assert_equal_to_numpy(out, np.float32(2.0) * x + y)
+
+
+COOPERATIVE_SRC = r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+// Every thread doubles its elements into `tmp`; after the grid-wide barrier each reads
+// a neighbour's, which another block wrote.
+extern "C" __global__ void neighbours(const float* x, float* tmp, float* y, int n) {
+    cg::grid_group g = cg::this_grid();
+    for (long long i = g.thread_rank(); i < n; i += g.size()) tmp[i] = 2.0f * x[i];
+    g.sync();
+    for (long long i = g.thread_rank(); i < n; i += g.size()) y[i] = tmp[(i + 1) % n] + tmp[i];
+}
+"""
+
+
+def test_cooperative_groups_grid_sync(rng, pool_baseline):
+    """CuPy's ``enable_cooperative_groups``: ``grid.sync()`` across blocks, through
+    RawKernel's flag and through a module function's per-call flag; a grid that cannot
+    be resident at once is refused before launch, and the process stays usable."""
+    n = 100003
+    x = random_array(rng, n, np.float32)
+    want = (2 * np.roll(x, -1)) + (2 * x)
+    gx, tmp = gp.asarray(x), gp.empty(n, np.float32)
+    k = gp.RawKernel(COOPERATIVE_SRC, "neighbours", enable_cooperative_groups=True)
+    sms = gp.cuda.runtime.getDeviceProperties(gp.cuda.Device().id)["multiProcessorCount"]
+    for grid in [(1,), (sms,), (2, 3)]:
+        y = gp.empty(n, np.float32)
+        k(grid, (256,), (gx, tmp, y, np.int32(n)))
+        assert_equal_to_numpy(y, want)
+    f = gp.RawModule(code=COOPERATIVE_SRC).get_function("neighbours")
+    y = gp.empty(n, np.float32)
+    f((sms,), (128,), (gx, tmp, y, np.int32(n)), enable_cooperative_groups=True)
+    assert_equal_to_numpy(y, want)
+    with pytest.raises(ValueError, match="cooperative"):
+        k((1000 * sms,), (1024,), (gx, tmp, y, np.int32(n)))
+    y = gp.empty(n, np.float32)
+    k((sms,), (256,), (gx, tmp, y, np.int32(n)))
+    assert_equal_to_numpy(y, want)
+
+
+def test_cuda_headers_on_the_include_path(rng):
+    """CUDA's own headers resolve as under CuPy (which puts them on NVRTC's path)."""
+    src = r"""
+#include <cuda_fp16.h>
+#include <cuComplex.h>
+extern "C" __global__ void halves(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    cuFloatComplex z = make_cuFloatComplex(x[i], 1.0f);
+    if (i < n) y[i] = __half2float(__float2half(cuCrealf(cuCmulf(z, z))));
+}
+"""
+    x = random_array(rng, 1000, np.float32)
+    y = gp.empty(1000, np.float32)
+    gp.RawKernel(src, "halves")((4,), (256,), (gp.asarray(x), y, np.int32(1000)))
+    real = x.astype(np.float64) ** 2 - 1  # (x + i)^2's real part, then rounded to half
+    np.testing.assert_allclose(y.get(), real.astype(np.float16).astype(np.float32),
+                               rtol=2**-10, atol=2**-14)
 
 
 def test_launch_errors_before_launch(rng, saxpy, pool_baseline):

@@ -268,6 +268,10 @@ impl<'d> Launch<'d> {
 /// parameter, which then reads the first 4 of them; a shorter argument is padded with
 /// zeros so the driver never reads past it. Grid, block and shared memory are checked
 /// against the device's and the kernel's limits before anything is launched.
+///
+/// A `cooperative` launch (`cuLaunchCooperativeKernel`, what `grid.sync()` of CUDA's
+/// cooperative groups needs) must fit its whole grid on the device at once; a larger
+/// grid is refused here with the number that fits.
 pub fn launch_user(
     f: &UserFunction,
     grid: (u32, u32, u32),
@@ -275,6 +279,7 @@ pub fn launch_user(
     shared: u32,
     stream: Option<usize>,
     args: &[&[u8]],
+    cooperative: bool,
 ) -> Result<()> {
     let device = f.device();
     if args.len() != f.param_sizes.len() {
@@ -331,6 +336,31 @@ pub fn launch_user(
         Some(s) => s as sys::CUstream,
         None => crate::stream::current(device).0,
     };
+    if cooperative {
+        // SAFETY: `f` is a function of a module loaded in this device's context, which
+        // is bound; the call only reads the function's attributes.
+        let per_sm = check("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
+            result::occupancy::max_active_block_per_multiprocessor(
+                f.f.0,
+                threads as i32,
+                shared as usize,
+            )
+        })?;
+        let fits = per_sm.max(0) as u64 * device.props.multi_processor_count.max(0) as u64;
+        let blocks = g.0 as u64 * g.1 as u64 * g.2 as u64;
+        if blocks > fits {
+            return Err(Error::Value(format!(
+                "a cooperative launch of {}() needs its whole grid resident at once: \
+                 {blocks} blocks of {threads} threads is more than the {fits} that fit \
+                 on this device ({per_sm} per multiprocessor)",
+                f.name
+            )));
+        }
+        // SAFETY: as for `cuLaunchKernel` below; the grid fits the device (checked).
+        return check("cuLaunchCooperativeKernel", unsafe {
+            result::launch_cooperative_kernel(f.f.0, g, b, shared, stream, &mut params)
+        });
+    }
     // SAFETY: `f` is a function of a module loaded in this device's context, which is
     // bound. `params` holds one pointer per kernel parameter (the count was checked),
     // each to at least as many initialized bytes as the parameter's size, alive until

@@ -100,6 +100,53 @@ fn numpy_generic(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     GENERIC.import(py, "numpy", "generic")
 }
 
+/// NumPy's scalar types whose bytes Rust writes itself (looked up once): a kernel
+/// argument such as `numpy.int32(n)` then costs no call into NumPy.
+fn numpy_scalar_types(py: Python<'_>) -> PyResult<&Vec<(Py<PyType>, DType)>> {
+    static TYPES: PyOnceLock<Vec<(Py<PyType>, DType)>> = PyOnceLock::new();
+    TYPES.get_or_try_init(py, || {
+        let np = py.import("numpy")?;
+        let names = [
+            ("bool_", DType::Bool),
+            ("int8", DType::Int8),
+            ("int16", DType::Int16),
+            ("int32", DType::Int32),
+            ("int64", DType::Int64),
+            ("uint8", DType::UInt8),
+            ("uint16", DType::UInt16),
+            ("uint32", DType::UInt32),
+            ("uint64", DType::UInt64),
+            ("float32", DType::Float32),
+        ];
+        names
+            .iter()
+            .map(|&(n, d)| Ok((np.getattr(n)?.cast_into::<PyType>()?.unbind(), d)))
+            .collect()
+    })
+}
+
+/// The bytes of a NumPy scalar of one of `numpy_scalar_types`, or None for any other
+/// object (float16, complex64 and the rest go through `tobytes`).
+fn numpy_scalar_bytes(a: &Bound<'_, PyAny>) -> PyResult<Option<([u8; 16], usize)>> {
+    let t = a.get_type();
+    let Some(&(_, d)) = numpy_scalar_types(a.py())?
+        .iter()
+        .find(|(ty, _)| t.is(ty.bind(a.py())))
+    else {
+        return Ok(None);
+    };
+    let mut v = [0u8; 16];
+    let n = d.itemsize();
+    match d {
+        DType::Bool => v[0] = a.is_truthy()? as u8,
+        DType::Float32 => v[..4].copy_from_slice(&(a.extract::<f64>()? as f32).to_le_bytes()),
+        DType::UInt64 => v[..8].copy_from_slice(&a.extract::<u64>()?.to_le_bytes()),
+        // Every other integer fits an i64; its low bytes are the value (little-endian).
+        _ => v[..8].copy_from_slice(&a.extract::<i64>()?.to_le_bytes()),
+    }
+    Ok(Some((v, n)))
+}
+
 /// A grid or block: an int or a tuple of one to three ints.
 fn dims(what: &str, v: &Bound<'_, PyAny>) -> PyResult<(u32, u32, u32)> {
     let t: Vec<i64> = match v.extract::<i64>() {
@@ -133,7 +180,8 @@ impl PyUserFunction {
     /// declaring `float` reads the first four bytes of the double, as under CuPy),
     /// `complex` as complex128, a NumPy scalar as its own type, and `bytes` as they are
     /// (the generated kernels' converted scalars and structs).
-    #[pyo3(signature = (grid, block, args, shared_mem=0, stream=None))]
+    #[pyo3(signature = (grid, block, args, shared_mem=0, stream=None, cooperative=false))]
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         &self,
         py: Python<'_>,
@@ -142,6 +190,7 @@ impl PyUserFunction {
         args: &Bound<'_, PyAny>,
         shared_mem: u32,
         stream: Option<usize>,
+        cooperative: bool,
     ) -> PyResult<()> {
         let (g, b) = (dims("grid", grid)?, dims("block", block)?);
         let f = self.inner.lock().unwrap_or_else(|p| p.into_inner());
@@ -195,6 +244,8 @@ impl PyUserFunction {
                 c[..8].copy_from_slice(&v.real().to_le_bytes());
                 c[8..].copy_from_slice(&v.imag().to_le_bytes());
                 put(&c);
+            } else if let Some((v, n)) = numpy_scalar_bytes(&a)? {
+                put(&v[..n]);
             } else if a.is_instance(numpy_generic(py)?)? {
                 let bytes = a.call_method0("tobytes")?.cast_into::<PyBytes>()?;
                 order.push((false, owned.len()));
@@ -225,7 +276,7 @@ impl PyUserFunction {
                 }
             })
             .collect();
-        launch_user(&f, g, b, shared_mem, stream, &raw).or_raise()
+        launch_user(&f, g, b, shared_mem, stream, &raw, cooperative).or_raise()
     }
 
     /// Each parameter's size in bytes, as compiled.
@@ -260,20 +311,33 @@ enum Action {
     Scalar(DType, Py<PyAny>),
 }
 
-/// A generated kernel's call replayed without planning (`ElementwiseKernel`'s call
-/// cache): the kernel, its launch shape, how each argument converts, the fixed trailing
-/// parameters (loop size, shape and strides), and the outputs to allocate. One Rust call
-/// does what the first call's Python did per argument, so a cached call costs about as
-/// much host time as a built-in op.
-#[pyclass(name = "_CachedCall", module = "gpupy._gpupy", frozen)]
-struct PyCachedCall {
+/// One launch of a cached call: the kernel, its shape and dynamic shared memory, the
+/// parameters that follow the call's arguments, and whether the address of the call's
+/// scratch buffer (`Some(true)`) or a null address (`Some(false)`) follows those.
+struct Step {
     func: Py<PyUserFunction>,
     grid: (u32, u32, u32),
     block: (u32, u32, u32),
+    shared: u32,
+    after: Vec<Vec<u8>>,
+    scratch: Option<bool>,
+}
+
+/// A generated kernel's call replayed without planning (the call caches of
+/// `ElementwiseKernel` and `ReductionKernel`, whose first calls launch through it too):
+/// how each argument converts, the launches (a reduction split over several blocks per
+/// output has two), the fixed trailing parameters (loop sizes, shapes and strides), the
+/// outputs to allocate and the scratch bytes (a reduction's partial values). One Rust
+/// call does what planning did per argument, so a cached call costs about as much host
+/// time as a built-in op.
+#[pyclass(name = "_CachedCall", module = "gpupy._gpupy", frozen)]
+struct PyCachedCall {
+    steps: Vec<Step>,
     actions: Vec<Action>,
     tail: Vec<Vec<u8>>,
     /// (argument index, shape, dtype) of each output made per call.
     made: Vec<(usize, Vec<usize>, DType)>,
+    scratch_bytes: usize,
 }
 
 /// `v` (a Python bool, int or float) as `dtype`'s bytes with NumPy's unsafe cast, or
@@ -320,7 +384,8 @@ fn scalar_to(v: &Bound<'_, PyAny>, dtype: DType) -> Option<Vec<u8>> {
     })
 }
 
-/// The `CArray` descriptor of a raw parameter (as `_layout.carray_bytes`).
+/// The `CArray` descriptor of a raw parameter (`CArray` in `_cuda_source.HEADER`):
+/// address, size, then shape and byte strides (one dimension of 1 for a 0-d array).
 fn carray_bytes(a: &gpupy_host::Array) -> Vec<u8> {
     let shape: Vec<usize> = if a.ndim() == 0 {
         vec![1]
@@ -345,20 +410,66 @@ fn carray_bytes(a: &gpupy_host::Array) -> Vec<u8> {
     out
 }
 
+/// The parameter bytes of argument `a` of `name()` as `act` converts it.
+fn action_bytes(
+    py: Python<'_>,
+    name: &str,
+    dev: &device::Device,
+    a: &Bound<'_, PyAny>,
+    act: &Action,
+) -> PyResult<Vec<u8>> {
+    match act {
+        Action::Array | Action::Raw => {
+            let arr = a.cast::<NdArray>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{name}(): an array argument changed type between calls"
+                ))
+            })?;
+            let arr = &arr.get().inner;
+            if arr.device().id != dev.id {
+                return Err(PyValueError::new_err(format!(
+                    "an argument of {name}() is on device {}, the kernel on device {}",
+                    arr.device().id,
+                    dev.id
+                )));
+            }
+            Ok(if matches!(act, Action::Raw) {
+                carray_bytes(arr)
+            } else {
+                let p = if arr.size() == 0 { 0 } else { arr.data_ptr() };
+                p.to_le_bytes().to_vec()
+            })
+        }
+        Action::Scalar(d, fallback) => match scalar_to(a, *d) {
+            Some(b) => Ok(b),
+            None => fallback.call1(py, (a,))?.extract::<Vec<u8>>(py),
+        },
+    }
+}
+
 #[pymethods]
 impl PyCachedCall {
+    /// `steps`: per launch (function, grid, block, shared bytes, parameters after the
+    /// arguments, scratch: None, or whether its address (else null) comes next);
     /// `kinds`: per argument 'array', 'raw' or a scalar's (numpy dtype, fallback packer);
     /// `made`: (argument index, shape, numpy dtype) of the outputs to allocate.
     #[new]
+    #[pyo3(signature = (steps, kinds, tail, made, scratch_bytes=0))]
     #[allow(clippy::type_complexity)]
     fn new(
         py: Python<'_>,
-        func: Py<PyUserFunction>,
-        grid: &Bound<'_, PyAny>,
-        block: &Bound<'_, PyAny>,
+        steps: Vec<(
+            Py<PyUserFunction>,
+            Bound<'_, PyAny>,
+            Bound<'_, PyAny>,
+            u32,
+            Vec<Vec<u8>>,
+            Option<bool>,
+        )>,
         kinds: Vec<Bound<'_, PyAny>>,
         tail: Vec<Vec<u8>>,
         made: Vec<(usize, Vec<usize>, Bound<'_, PyAny>)>,
+        scratch_bytes: usize,
     ) -> PyResult<Self> {
         let mut actions = Vec::with_capacity(kinds.len());
         for k in kinds {
@@ -377,13 +488,25 @@ impl PyCachedCall {
             .into_iter()
             .map(|(i, shape, d)| Ok((i, shape, to_dtype(py, &d)?)))
             .collect::<PyResult<Vec<_>>>()?;
+        let steps = steps
+            .into_iter()
+            .map(|(func, grid, block, shared, after, scratch)| {
+                Ok(Step {
+                    func,
+                    grid: dims("grid", &grid)?,
+                    block: dims("block", &block)?,
+                    shared,
+                    after,
+                    scratch,
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
         Ok(PyCachedCall {
-            func,
-            grid: dims("grid", grid)?,
-            block: dims("block", block)?,
+            steps,
             actions,
             tail,
             made,
+            scratch_bytes,
         })
     }
 
@@ -396,13 +519,13 @@ impl PyCachedCall {
         args: &Bound<'py, PyTuple>,
         stream: Option<usize>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let f = self
-            .func
-            .get()
-            .inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        let dev = f.device();
+        let (dev, name) = match self.steps.first() {
+            Some(s) => {
+                let f = s.func.get().inner.lock().unwrap_or_else(|p| p.into_inner());
+                (f.device(), f.name.clone())
+            }
+            None => (device::current().or_raise()?, String::new()),
+        };
         let mut all: Vec<Bound<'py, PyAny>> = Vec::with_capacity(self.actions.len());
         for i in 0..self.actions.len() {
             all.push(if i < args.len() {
@@ -415,44 +538,40 @@ impl PyCachedCall {
             let a = Array::empty(dev, shape, *d).or_raise()?;
             all[*i] = NdArray::wrap(py, a)?.into_bound(py).into_any();
         }
-        let mut params: Vec<Vec<u8>> = Vec::with_capacity(all.len() + self.tail.len());
-        for (a, act) in all.iter().zip(&self.actions) {
-            params.push(match act {
-                Action::Array | Action::Raw => {
-                    let arr = a.cast::<NdArray>().map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "{}(): an array argument changed type between calls",
-                            f.name
-                        ))
-                    })?;
-                    let arr = &arr.get().inner;
-                    if arr.device().id != dev.id {
-                        return Err(PyValueError::new_err(format!(
-                            "an argument of {}() is on device {}, the kernel on device {}",
-                            f.name,
-                            arr.device().id,
-                            dev.id
-                        )));
-                    }
-                    if matches!(act, Action::Raw) {
-                        carray_bytes(arr)
-                    } else {
-                        let p = if arr.size() == 0 { 0 } else { arr.data_ptr() };
-                        p.to_le_bytes().to_vec()
-                    }
-                }
-                Action::Scalar(d, fallback) => match scalar_to(a, *d) {
-                    Some(b) => b,
-                    None => fallback.call1(py, (a,))?.extract::<Vec<u8>>(py)?,
-                },
-            });
+        if self.steps.is_empty() {
+            return PyTuple::new(py, all);
         }
-        let raw: Vec<&[u8]> = params
-            .iter()
-            .chain(&self.tail)
-            .map(|p| p.as_slice())
-            .collect();
-        launch_user(&f, self.grid, self.block, 0, stream, &raw).or_raise()?;
+        let mut params: Vec<Vec<u8>> = Vec::with_capacity(all.len());
+        for (a, act) in all.iter().zip(&self.actions) {
+            params.push(action_bytes(py, &name, dev, a, act)?);
+        }
+        // The scratch buffer lives until the launches are queued; the pool reuses its
+        // memory only for work queued after them on the stream.
+        let scratch = if self.scratch_bytes > 0 {
+            Some(Array::empty(dev, &[self.scratch_bytes], DType::UInt8).or_raise()?)
+        } else {
+            None
+        };
+        let scratch_ptr = scratch.as_ref().map_or(0, |s| s.data_ptr());
+        for step in &self.steps {
+            let f = step
+                .func
+                .get()
+                .inner
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            let address = step
+                .scratch
+                .map(|s| if s { scratch_ptr } else { 0 }.to_le_bytes());
+            let raw: Vec<&[u8]> = params
+                .iter()
+                .chain(&step.after)
+                .map(|p| p.as_slice())
+                .chain(address.as_ref().map(|a| a.as_slice()))
+                .chain(self.tail.iter().map(|p| p.as_slice()))
+                .collect();
+            launch_user(&f, step.grid, step.block, step.shared, stream, &raw, false).or_raise()?;
+        }
         PyTuple::new(py, all)
     }
 }

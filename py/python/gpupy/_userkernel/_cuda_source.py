@@ -278,7 +278,7 @@ def reduce_type_name(reduce_type, types):
 
 
 def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity, reduce_type,
-              preamble, types, ndo, ndr):
+              preamble, types, ndo, ndr, vec=1):
     """A reduction module with three kernels sharing one parameter list:
 
     - ``{name}``: a block per output, its threads striding through the reduced elements
@@ -290,9 +290,14 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
       neighbouring elements.
 
     `slots` are the input parameters as in `elementwise`, `outs` the output parameters;
-    `ndo`/`ndr` the output and reduced dimension counts (at least 1)."""
+    `ndo`/`ndr` the output and reduced dimension counts (at least 1). `vec` > 1 (only
+    when the reduced elements of every non-raw array are contiguous, one reduced
+    dimension) adds a packed path to ``{name}``: each thread loads `vec` elements of
+    each array at once (one 16-byte load for float32 and vec 4) where every array's
+    slice is aligned to its pack, as gpupy's own reductions read; the host makes the
+    chunks of a split slice whole packs."""
     rtype = reduce_type_name(reduce_type, types)
-    sig, loads, arrays = [], [], []
+    sig, loads, arrays, packs = [], [], [], []
     for slot in slots:
         p, kind = slot[0], slot[1]
         decl, bound, at = _declare(slot, types, "const ")
@@ -301,6 +306,7 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
             arrays.append(p.name)
             loads.append(f"const {bound} {p.name} = ({bound})(*(const {at}*)"
                          f"((const char*)_p_{p.name} + _oo_{p.name} + _or_{p.name}));")
+            packs.append((p.name, bound, at, vec * slot[2].itemsize))
     out_names = []
     stores = []
     for p, adt in outs:
@@ -325,11 +331,16 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
     y_offsets = _dims_offsets(out_names, ndo, "_j", "_oshape", "y")
     load_text = "\n            ".join(loads)
     store_text = "\n        ".join(stores)
+    pack_types, packed = "", ""
+    if vec > 1 and packs:
+        pack_types = "".join(f"struct __align__({size}) _pk_{a} {{ {at} v[{vec}]; }};\n"
+                             for a, _, at, size in packs)
+        packed = _packed_loop(packs, vec, map_expr)
     return f"""{HEADER}
 {typedefs(types)}
 typedef {rtype} _type_reduce;
 {preamble}
-__device__ __forceinline__ _type_reduce _reduce(const _type_reduce& a, const _type_reduce& b) {{
+{pack_types}__device__ __forceinline__ _type_reduce _reduce(const _type_reduce& a, const _type_reduce& b) {{
     return ({reduce_expr});
 }}
 // Folds `v` (valid when `vh`) into the accumulator (valid when `has`).
@@ -349,27 +360,46 @@ __device__ __forceinline__ void _post(long long _j, const _type_reduce& a, {post
     {post_map_expr};
 }}
 
-// Folds every thread's (value, has-value) over the block in shared memory (values, then
-// flags); every thread returns with the block's.
+// `v` from the lane `d` above, word by word, so any accumulator type (a complex, a
+// struct of the preamble) crosses the warp.
+__device__ __forceinline__ _type_reduce _shfl_down(const _type_reduce& v, int d) {{
+    unsigned _w[(sizeof(_type_reduce) + 3) / 4];
+    memcpy(_w, &v, sizeof(_type_reduce));
+    for (int _i = 0; _i < (int)((sizeof(_type_reduce) + 3) / 4); ++_i)
+        _w[_i] = __shfl_down_sync(0xffffffffu, _w[_i], d);
+    _type_reduce _r;
+    memcpy(&_r, _w, sizeof(_type_reduce));
+    return _r;
+}}
+
+// Folds (value, has-value) over the warp; lane 0 ends with the warp's.
+__device__ __forceinline__ void _warp_fold(_type_reduce& _acc, bool& _has) {{
+    for (int _d = 16; _d > 0; _d >>= 1) {{
+        _type_reduce _v = _shfl_down(_acc, _d);
+        bool _vh = __shfl_down_sync(0xffffffffu, (int)_has, _d) != 0;
+        _fold(_acc, _has, _v, _vh);
+    }}
+}}
+
+// Folds every thread's (value, has-value) over the block (blockDim.x a multiple of 32):
+// each warp by shuffles, then the warps' results in warp 0. Thread 0 returns with the
+// block's; the closing barrier frees the shared memory for the next output.
 __device__ __forceinline__ void _block_fold(_type_reduce& _acc, bool& _has) {{
     extern __shared__ __align__(16) unsigned char _smem[];
     _type_reduce* _sv = (_type_reduce*)_smem;
-    bool* _sh = (bool*)(_smem + blockDim.x * sizeof(_type_reduce));
-    _sv[threadIdx.x] = _acc;
-    _sh[threadIdx.x] = _has;
-    __syncthreads();
-    for (unsigned _s = blockDim.x / 2; _s > 0; _s >>= 1) {{
-        if (threadIdx.x < _s) {{
-            _type_reduce _a = _sv[threadIdx.x];
-            bool _ah = _sh[threadIdx.x];
-            _fold(_a, _ah, _sv[threadIdx.x + _s], _sh[threadIdx.x + _s]);
-            _sv[threadIdx.x] = _a;
-            _sh[threadIdx.x] = _ah;
-        }}
-        __syncthreads();
+    bool* _sh = (bool*)(_smem + 32 * sizeof(_type_reduce));
+    const unsigned _lane = threadIdx.x % 32, _warp = threadIdx.x / 32;
+    _warp_fold(_acc, _has);
+    if (_lane == 0) {{
+        _sv[_warp] = _acc;
+        _sh[_warp] = _has;
     }}
-    _acc = _sv[0];
-    _has = _sh[0];
+    __syncthreads();
+    if (_warp == 0) {{
+        _has = _lane < blockDim.x / 32 && _sh[_lane];
+        if (_has) _acc = _sv[_lane];
+        _warp_fold(_acc, _has);
+    }}
     __syncthreads();
 }}
 
@@ -381,6 +411,7 @@ extern "C" __global__ void {name}({sig_text}) {{
         {out_offsets}
         {init}
         long long _k = _k0 + threadIdx.x;
+        {packed}
         // RED_UNROLL elements per step with no bounds check between them, so their
         // loads are in flight together; then the remainder one by one.
         for (; _k + {RED_UNROLL - 1} * _bd < _k1; _k += {RED_UNROLL} * _bd) {{
@@ -417,6 +448,42 @@ extern "C" __global__ void {name}_thread({sig_text}) {{
     }}
 }}
 """
+
+
+def _packed_loop(packs, vec, map_expr):
+    """The packed path of a reduction's block kernel: when every array's slice starts
+    on its pack boundary (and the chunk start ``_k0`` on a pack), each thread folds
+    whole packs ``_q`` of `vec` elements, two packs in flight, and leaves ``_k`` at the
+    first element after the last whole pack for the element-wise loops to finish.
+    `packs` holds (array name, bound C type, element C type, pack bytes)."""
+    aligned = " && ".join(
+        f"((unsigned long long)((const char*)_p_{a} + _oo_{a}) % {size} == 0)"
+        for a, _, _, size in packs)
+
+    def load(tag, q):
+        return " ".join(f"const _pk_{a} _{tag}_{a} = ((const _pk_{a}*)((const char*)_p_{a} + "
+                        f"_oo_{a}))[{q}];" for a, _, _, _ in packs)
+
+    def fold(tag):
+        return " ".join(
+            "{ " + " ".join(f"const {b} {a} = ({b})_{tag}_{a}.v[{u}];" for a, b, _, _ in packs)
+            + f" _fold(_acc, _has, (_type_reduce)({map_expr}), true); }}"
+            for u in range(vec))
+
+    return f"""if (_k0 % {vec} == 0 && {aligned}) {{
+            const long long _q1 = _k1 / {vec};
+            long long _q = _k0 / {vec} + threadIdx.x;
+            for (; _q + _bd < _q1; _q += 2 * _bd) {{
+                {load("a", "_q")} {load("b", "_q + _bd")}
+                {fold("a")}
+                {fold("b")}
+            }}
+            if (_q < _q1) {{
+                {load("a", "_q")}
+                {fold("a")}
+            }}
+            _k = _q1 * {vec} + threadIdx.x;
+        }}"""
 
 
 def _arg_names(sig):

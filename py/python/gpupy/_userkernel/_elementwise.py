@@ -19,7 +19,7 @@ import math
 
 import numpy
 
-from gpupy import _creation, _gpupy, cuda
+from gpupy import _gpupy, cuda
 from gpupy._gpupy import ndarray
 from gpupy._userkernel import _args, _cuda_source, _layout, _params, _raw, _rust_source
 
@@ -233,17 +233,19 @@ class ElementwiseKernel:
         types = {}
         _params.bind(self.params, args, types)
         made = [self.nin + k for k, a in enumerate(args[self.nin:]) if a is None]
-        dtypes, shape, args = self._loop(args, types, size, _creation.empty)
+        # Outputs to make stand as their layouts while the call is planned; the
+        # `_CachedCall` makes them, now and on every later call with this key.
+        dtypes, shape, planned = self._loop(args, types, size, ArraySpec)
         n = math.prod(shape)
-        if n:
-            launch = self._launch(args, dtypes, types, shape, n, block_size, stream)
-            if key is not None:
-                if len(self._calls) >= _MAX_CALL_KEYS:
-                    self._calls.clear()
-                f, grid, block, kinds, tail = launch
-                outs = [(i, tuple(shape), dtypes[i]) for i in made]
-                self._calls[key] = _gpupy._CachedCall(f._f, grid, block, kinds, tail, outs)
-        return self._result(args[self.nin:])
+        steps, tail = self._launch(planned, dtypes, types, shape, n, block_size) if n else ([], [])
+        outs = [(i, tuple(shape), dtypes[i]) for i in made]
+        call = _gpupy._CachedCall(steps, kinds(self.params, planned, dtypes), tail, outs)
+        if key is not None:
+            if len(self._calls) >= _MAX_CALL_KEYS:
+                self._calls.clear()
+            self._calls[key] = call
+        every = call(args, None if stream is None else _args.stream_ptr(stream))
+        return self._result(every[self.nin:])
 
     def _result(self, outs):
         if self.no_return:
@@ -264,7 +266,7 @@ class ElementwiseKernel:
         dtypes, shape, args = self._loop(args, types, size, ArraySpec)
         if not math.prod(shape):
             return None
-        nd, _, _, slots, key, _ = self._signature(args, dtypes, types, shape, False)
+        nd, _, _, slots, key = self._signature(args, dtypes, types, shape)
         return Plan(key, self._source(slots, types, nd))
 
     def prebuild(self, *args, size=None):
@@ -277,10 +279,9 @@ class ElementwiseKernel:
             compile_module(self.language, p.source, self.options)
         return p
 
-    def _signature(self, args, dtypes, types, shape, pack):
-        """(nd, coalesced shape, coalesced strides, slots, key, packed parameters) of a
-        call: `nd` is None for the contiguous layout; `packed` (when `pack`) holds the
-        declared parameters as the launch takes them."""
+    def _signature(self, args, dtypes, types, shape):
+        """(nd, coalesced shape, coalesced strides, slots, key) of a call: `nd` is None
+        for the contiguous layout."""
         strided = [a for p, a in zip(self.params, args)
                    if isinstance(a, ARRAY_TYPES) and not p.raw]
         strides = [_layout.broadcast_strides(a, shape) for a in strided]
@@ -290,52 +291,49 @@ class ElementwiseKernel:
         )
         nd = None if contiguous else max(len(cshape), 1)
         slots, key = [], [nd]
-        packed = [] if pack else None
         for p, a, d in zip(self.params, args, dtypes):
             if p.raw:
                 c = _layout.is_c_contiguous(a)
                 slots.append((p, "raw", a.dtype, a.ndim, c))
                 key.append(("raw", a.dtype.char, a.ndim, c))
-                if pack:
-                    packed.append(_layout.carray_bytes(a))
             elif isinstance(a, ARRAY_TYPES):
                 slots.append((p, "array", a.dtype, 0, False))
                 key.append(("array", a.dtype.char))
-                if pack:
-                    packed.append(a)
             else:
                 slots.append((p, "scalar", d, 0, False))
                 key.append(("scalar", d.char))
-                if pack:
-                    packed.append(_args.scalar_packer(d)(a))
         key.append(tuple(sorted((t, d.char) for t, d in types.items())))
-        return nd, cshape, cstrides, slots, tuple(key), packed
+        return nd, cshape, cstrides, slots, tuple(key)
 
-    def _launch(self, args, dtypes, types, shape, n, block_size, stream):
-        nd, cshape, cstrides, slots, key, packed = self._signature(
-            args, dtypes, types, shape, True)
-        packed.append(_layout.dims_bytes([n]))
+    def _launch(self, args, dtypes, types, shape, n, block_size):
+        """The call's launch as a `_CachedCall` step, and the parameters after the
+        arguments (loop size; for a strided layout, shape and strides)."""
+        nd, cshape, cstrides, slots, key = self._signature(args, dtypes, types, shape)
+        tail = [_layout.dims_bytes([n])]
         if nd is not None:
-            cshape = cshape or [1]
-            packed.append(_layout.dims_bytes(cshape))
-            for s in cstrides:
-                packed.append(_layout.dims_bytes(s or [0]))
+            tail.append(_layout.dims_bytes(cshape or [1]))
+            tail += [_layout.dims_bytes(s or [0]) for s in cstrides]
         f = self._kernel(key, slots, types, nd)
         block = block_size or 256
         # The contiguous layout takes UNROLL elements per thread and step.
         per_thread = _cuda_source.UNROLL if nd is None else 1
         grid = min(-(-n // (block * per_thread)), _MAX_GRID)
-        f._f.launch(grid, block, tuple(packed), 0, _args.stream_ptr(stream))
-        # How a later call with the same key turns each argument into its parameter.
-        kinds = []
-        for p, a, d in zip(self.params, args, dtypes):
-            if p.raw:
-                kinds.append("raw")
-            elif isinstance(a, ARRAY_TYPES):
-                kinds.append("array")
-            else:
-                kinds.append((d, _args.scalar_packer(d)))
-        return f, grid, block, kinds, [bytes(t) for t in packed[self.nargs:]]
+        return [(f._f, grid, block, 0, [], None)], tail
+
+
+def kinds(params, args, dtypes):
+    """How a `_CachedCall` turns each argument into its parameter: 'raw' (a CArray
+    descriptor), 'array' (the address), or a scalar's (dtype, packer for the values
+    Rust does not convert itself)."""
+    out = []
+    for p, a, d in zip(params, args, dtypes):
+        if p.raw:
+            out.append("raw")
+        elif isinstance(a, ARRAY_TYPES):
+            out.append("array")
+        else:
+            out.append((d, _args.scalar_packer(d)))
+    return out
 
 
 __all__ = ["ElementwiseKernel", "ArraySpec", "Plan"]

@@ -1,6 +1,7 @@
 """The shapes and strides a generated kernel walks: broadcasting, dimension coalescing
-(``reduce_dims``) and the ``CArray`` descriptor of a ``raw`` parameter. Pure shape
-arithmetic on the host; no data moves."""
+(``reduce_dims``) and their bytes as kernel parameters (a ``raw`` parameter's
+``CArray`` descriptor is packed in Rust, ``carray_bytes`` in py/src/user_kernel.rs).
+Pure shape arithmetic on the host; no data moves."""
 
 import struct
 
@@ -53,15 +54,6 @@ def is_c_contiguous(a):
     return True
 
 
-def carray_bytes(a):
-    """The ``CArray`` descriptor of a raw parameter: pointer, size, shape, strides."""
-    nd = max(a.ndim, 1)
-    shape = list(a.shape) or [1]
-    strides = list(a.strides) or [a.itemsize]
-    ptr = a.data.ptr if a.size else 0
-    return struct.pack(f"<Qq{nd}q{nd}q", ptr, a.size, *shape, *strides)
-
-
 def dims_bytes(values):
     return struct.pack(f"<{len(values)}q", *values)
 
@@ -71,6 +63,5 @@ __all__ = [
     "broadcast_strides",
     "coalesce",
     "is_c_contiguous",
-    "carray_bytes",
     "dims_bytes",
 ]

@@ -6,6 +6,9 @@ of this Python (``pip install nvidia-cuda-nvrtc-cu12``, the ``gpupy[nvrtc]`` ext
 CUDA toolkit (``$CUDA_PATH``, ``/usr/local/cuda``), then by the system's library search.
 The Rust extension opens the first that loads (``host/src/nvrtc.rs``).
 
+CUDA's headers (``cooperative_groups.h``, ``cuda_fp16.h``, ...) are on the include path
+when a folder of them is found (``cuda_include_dirs``), as CuPy puts them there.
+
 Source is compiled for the current GPU's real architecture (``-arch=sm_90`` on an H100),
 so the driver loads the cubin without a second compilation; the cubin is cached on disk
 (``_cache.py``) under the source, the options, NVRTC's version and the architecture.
@@ -21,6 +24,7 @@ from gpupy.cuda.compiler import CompileException
 
 _libraries = None
 _version = None
+_include_dirs = None
 
 
 def library_candidates():
@@ -50,6 +54,45 @@ def library_candidates():
     return found
 
 
+def cuda_include_dirs():
+    """Folders of CUDA's runtime headers and of the CCCL headers they include
+    (``nv/target``, ``cuda/std/...``), or () when none is found: next to the NVRTC that loads (a
+    toolkit's ``include`` and, from CUDA 13, ``include/cccl``; or the
+    ``nvidia-cuda-runtime`` and ``nvidia-cuda-cccl`` wheels beside the NVRTC wheel),
+    else under ``$CUDA_PATH``, ``$CUDA_HOME`` or ``/usr/local/cuda``."""
+    global _include_dirs
+    if _include_dirs is not None:
+        return _include_dirs
+    _major, _minor, lib = _gpupy.nvrtc_version(library_candidates())
+    roots = []
+    if os.path.isabs(lib):
+        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(lib))))
+    roots += [r for r in (os.environ.get("CUDA_PATH"), os.environ.get("CUDA_HOME"),
+                          "/usr/local/cuda") if r]
+    # The first root with both kinds of headers, else the first with the runtime's.
+    chosen = None
+    for root in roots:
+        # <toolkit>/lib64/libnvrtc.so, or site-packages/nvidia/<package>/lib/libnvrtc.so
+        wheels = os.path.dirname(root)
+        headers = [os.path.join(root, "include"), os.path.join(wheels, "cuda_runtime", "include")]
+        found = next((d for d in headers if _has(d, "cooperative_groups.h")), None)
+        if found is None:
+            continue
+        cccl = [os.path.join(found, "cccl"), found, os.path.join(wheels, "cuda_cccl", "include")]
+        extra = next((d for d in cccl if _has(d, "nv", "target")
+                      and _has(d, "cuda", "std", "type_traits")), None)
+        if extra is not None:
+            chosen = (found,) if extra == found else (found, extra)
+            break
+        chosen = chosen or (found,)
+    _include_dirs = chosen or ()
+    return _include_dirs
+
+
+def _has(folder, *path):
+    return os.path.isfile(os.path.join(folder, *path))
+
+
 def version():
     """NVRTC's (major, minor); RuntimeError saying what to install when it is absent."""
     global _version
@@ -72,7 +115,7 @@ def compile_cuda(source, name, options=(), name_expressions=(), arch=None):
     arch = arch or current_arch()
     options = tuple(options)
     name_expressions = tuple(name_expressions)
-    full = (f"-arch={arch}",) + options
+    full = (f"-arch={arch}",) + options + tuple(f"-I{d}" for d in cuda_include_dirs())
     key = (source, "\0".join(full), "\0".join(name_expressions), "%d.%d" % version())
 
     def build():
@@ -94,4 +137,4 @@ def compile_cuda(source, name, options=(), name_expressions=(), arch=None):
     return blob[8 + n :], lowered
 
 
-__all__ = ["library_candidates", "version", "current_arch", "compile_cuda"]
+__all__ = ["library_candidates", "cuda_include_dirs", "version", "current_arch", "compile_cuda"]

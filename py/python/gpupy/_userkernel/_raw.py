@@ -75,14 +75,13 @@ class RawModule:
     ):
         if (code is None) == (path is None):
             raise TypeError("One of code and path keyword arguments must be given.")
-        if enable_cooperative_groups:
-            raise NotImplementedError(
-                "cooperative launches (enable_cooperative_groups=True) are not supported"
-            )
         self.code = code
         self.path = path
         self.options = tuple(options)
         self.backend = backend
+        # As CuPy: a module's kernels launch cooperatively when their call asks
+        # (``f(..., enable_cooperative_groups=True)``); RawKernel's flag asks for all.
+        self.enable_cooperative_groups = enable_cooperative_groups
         self.name_expressions = tuple(name_expressions) if name_expressions else None
         self.language = language
         if path is not None:
@@ -138,11 +137,13 @@ class _GlobalView:
         }
 
 
-def _launch(handle, grid, block, args, shared_mem, stream):
-    """One launch of a `_UserFunction` (which converts the arguments)."""
+def _launch(handle, grid, block, args, shared_mem, stream, cooperative=False):
+    """One launch of a `_UserFunction` (which converts the arguments); `cooperative`
+    through ``cuLaunchCooperativeKernel``, whose grid must fit the device at once."""
     if type(args) is not tuple:
         args = _args.as_tuple(args)
-    handle.launch(grid, block, args, shared_mem, None if stream is None else _args.stream_ptr(stream))
+    handle.launch(grid, block, args, shared_mem,
+                  None if stream is None else _args.stream_ptr(stream), cooperative)
 
 
 class Function:
@@ -156,11 +157,7 @@ class Function:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None,
                  enable_cooperative_groups=False):
-        if enable_cooperative_groups:
-            raise NotImplementedError(
-                "cooperative launches (enable_cooperative_groups=True) are not supported"
-            )
-        _launch(self._f, grid, block, args, shared_mem, stream)
+        _launch(self._f, grid, block, args, shared_mem, stream, enable_cooperative_groups)
 
     @property
     def attributes(self):
@@ -209,7 +206,7 @@ class RawKernel:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
         f = self._functions.get(_gpupy.get_device_id()) or self._function()
-        _launch(f._f, grid, block, args, shared_mem, stream)
+        _launch(f._f, grid, block, args, shared_mem, stream, self.enable_cooperative_groups)
 
     @property
     def attributes(self):

@@ -16,27 +16,18 @@ import math
 
 import numpy
 
-from gpupy import _creation, _gpupy, cuda
+from gpupy import _gpupy, cuda
 from gpupy._userkernel import _args, _cuda_source, _elementwise, _layout, _params, _rust_source
 from gpupy._userkernel._elementwise import ARRAY_TYPES, ArraySpec, Plan
 
 _BLOCK = 512
 # Blocks a few outputs are split over: enough to fill an H100 (132 SMs) four times over
-# with blocks of 512. Measured on an H100 for a sum of squares of 2**26 float32: 2112
-# blocks of 512 threads 1.14x gp.sum's time, 1056 of 256 1.25x, 528 of 256 1.36x.
+# with blocks of 512. Measured on an H100 for a sum of squares of 2**26 float32 (packed
+# loads, warp-shuffle block fold): 2112 blocks of 512 threads 0.975x gp.sum's time,
+# 2112 of 256 1.00x, 1056 of 512 0.966x, 1056 of 1024 0.962x: flat around here.
 _TARGET_BLOCKS = 132 * 16
 # Each of several blocks sharing one output reduces at least this many elements.
 _MIN_CHUNK = 8192
-_UINT8 = numpy.dtype(numpy.uint8)
-
-
-def _same(a):
-    """An array argument's packer: the launch takes the array itself."""
-    return a
-
-
-# The `_partial` argument of steps that do not use it: a null pointer.
-_NO_PARTIAL = b"\0" * 8
 
 
 def normalize_axes(axis, ndim):
@@ -54,6 +45,17 @@ def normalize_axes(axis, ndim):
             raise ValueError("duplicate value in 'axis'")
         out.append(a)
     return tuple(sorted(out))
+
+
+def _pack_elements(language, dtypes, rshape, rstr):
+    """Elements each thread of a CUDA block kernel loads at once: a 16-byte pack of the
+    widest input (4 float32, 2 float64; at most 8) when the reduced elements of every
+    non-raw array are contiguous along one dimension, else 1."""
+    if language != "cuda" or not dtypes or len(rshape) != 1:
+        return 1
+    if any(s[0] != d.itemsize for s, d in zip(rstr, dtypes)):
+        return 1
+    return max(1, min(8, 16 // max(d.itemsize for d in dtypes)))
 
 
 def generate(language, **kw):
@@ -98,20 +100,20 @@ class ReductionKernel:
         # Call key -> (launch recipe or None, outputs to make); see `_call_key`.
         self._calls = {}
 
-    def _source(self, slots, out_slots, types, ndo, ndr):
+    def _source(self, slots, out_slots, types, ndo, ndr, vec):
         return generate(
             self.language, name=self.name, slots=slots, outs=out_slots,
             map_expr=self.map_expr, reduce_expr=self.reduce_expr,
             post_map_expr=self.post_map_expr, identity=self.identity,
             reduce_type=self.reduce_type, preamble=self.preamble, types=types, ndo=ndo,
-            ndr=ndr,
+            ndr=ndr, vec=vec,
         )
 
-    def _module(self, key, slots, out_slots, types, ndo, ndr):
+    def _module(self, key, *gen):
         dev = cuda.Device().id
         m = self._kernels.get((dev, key))
         if m is None:
-            source = self._source(slots, out_slots, types, ndo, ndr)
+            source = self._source(*gen)
             mod = _elementwise.compile_module(self.language, source, self.options)
             m = {k: mod.get_function(self.name + k) for k in ("", "_final", "_thread")}
             self._kernels[(dev, key)] = m
@@ -165,25 +167,31 @@ class ReductionKernel:
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
         key = self._call_key(args, out, axis, keepdims)
-        entry = self._calls.get(key) if key is not None else None
-        if entry is not None:
-            return self._call_again(entry, args, out, stream)
+        call = self._calls.get(key) if key is not None else None
+        if call is not None:
+            return self._call_again(call, args, out, stream)
         full = self._full_arguments(args, out)
-        made = [k for k, a in enumerate(full[self.nin:]) if a is None]
+        made = [self.nin + k for k, a in enumerate(full[self.nin:]) if a is None]
         args = tuple(_elementwise.as_argument(a) for a in full)
         types = {}
         _params.bind(self.params, args, types)
+        # Outputs to make stand as their layouts while the call is planned; the
+        # `_CachedCall` makes them, now and on every later call with this key.
         ins, outs, dtypes, shape, kept, axes, n_out, n_red = self._prepare(
-            args, types, axis, keepdims, _creation.empty)
-        recipe = None
+            args, types, axis, keepdims, ArraySpec)
+        steps, tail, scratch = [], [], 0
         if n_out:
-            recipe = self._launch(ins, outs, dtypes, types, shape, kept, axes, n_out, n_red,
-                                  keepdims, stream)
+            steps, tail, scratch = self._launch(ins, outs, dtypes, types, shape, kept, axes,
+                                                n_out, n_red, keepdims)
+        planned = ins + tuple(outs)
+        call = _gpupy._CachedCall(
+            steps, _elementwise.kinds(self.params, planned, dtypes), tail,
+            [(i, planned[i].shape, planned[i].dtype) for i in made], scratch)
         if key is not None:
             if len(self._calls) >= _elementwise._MAX_CALL_KEYS:
                 self._calls.clear()
-            self._calls[key] = (recipe, [(k, outs[k].shape, outs[k].dtype) for k in made])
-        return outs[0] if self.nout == 1 else tuple(outs)
+            self._calls[key] = call
+        return self._run(call, args, stream)
 
     def _call_key(self, args, out, axis, keepdims):
         """As `ElementwiseKernel._call_key`, with the axes, keepdims and `out`."""
@@ -193,15 +201,13 @@ class ReductionKernel:
             return None
         return _elementwise.call_key(args + (out,), axis, bool(keepdims))
 
-    def _call_again(self, entry, args, out, stream):
-        recipe, made = entry
-        args = self._full_arguments(args, out)
-        outs = list(args[self.nin:])
-        for k, shape, dtype in made:
-            outs[k] = _gpupy._empty(shape, dtype)
-        if recipe is not None:
-            self._replay(recipe, args[: self.nin], outs, stream)
-        return outs[0] if self.nout == 1 else tuple(outs)
+    def _call_again(self, call, args, out, stream):
+        return self._run(call, self._full_arguments(args, out), stream)
+
+    def _run(self, call, args, stream):
+        """Runs a `_CachedCall` on the full arguments (None for outputs to make)."""
+        every = call(args, None if stream is None else _args.stream_ptr(stream))
+        return every[self.nin] if self.nout == 1 else every[self.nin:]
 
     def plan(self, *args, out=None, axis=None, keepdims=False):
         """The module a call with these arguments runs, without running or compiling
@@ -228,7 +234,8 @@ class ReductionKernel:
         return p
 
     def _signature(self, ins, outs, dtypes, types, shape, kept, axes, keepdims):
-        """(key, the generator's layout arguments (slots, out_slots, types, ndo, ndr),
+        """(key, the generator's layout arguments (slots, out_slots, types, ndo, ndr,
+        elements per pack),
         the walk (output shape, reduced shape, output strides, reduced strides, number
         of strided inputs))."""
         strided = [a for p, a in zip(self.in_params, ins) if isinstance(a, ARRAY_TYPES) and not p.raw]
@@ -263,13 +270,17 @@ class ReductionKernel:
         out_slots = [(p, o.dtype) for p, o in zip(self.out_params, outs)]
         key.append(tuple(sorted((t, d.char) for t, d in types.items())))
         walk = (oshape, rshape, ostr, rstr, len(strided))
-        return tuple(key), (slots, out_slots, types, ndo, ndr), walk
+        vec = _pack_elements(self.language, [a.dtype for a in strided], rshape, rstr)
+        key.append(vec)
+        return tuple(key), (slots, out_slots, types, ndo, ndr, vec), walk
 
-    def _launch(self, ins, outs, dtypes, types, shape, kept, axes, n_out, n_red, keepdims,
-                stream):
+    def _launch(self, ins, outs, dtypes, types, shape, kept, axes, n_out, n_red, keepdims):
+        """The call's launches as `_CachedCall` steps, the parameters after the partial
+        values (shapes and strides), and the bytes of partial values the steps share."""
         key, gen, walk = self._signature(ins, outs, dtypes, types, shape, kept, axes, keepdims)
         oshape, rshape, ostr, rstr, nstrided = walk
         m = self._module(key, *gen)
+        vec = gen[-1]
         # The schedule: a thread per output when the reduced elements are strided and
         # outputs plenty (or the reductions short); else a block per output, split into
         # chunks over several blocks when outputs are few.
@@ -295,35 +306,19 @@ class ReductionKernel:
             steps = [(m[""], (grid_x, 1), block, block * (rsize + 1), n_red, False)]
             partial = 0
         else:
+            # Whole packs per chunk, so that every chunk starts on a pack boundary.
             chunk = -(-n_red // chunks)
+            chunk = -(-chunk // vec) * vec
             chunks = -(-n_red // chunk)
             partial = n_out * chunks * rsize
             # The final pass: a block per output over its partial values.
             fblock = max(32, min(_BLOCK, 1 << (chunks - 1).bit_length()))
             steps = [(m[""], (grid_x, chunks), block, block * (rsize + 1), chunk, True),
                      (m["_final"], grid_x, fblock, fblock * (rsize + 1), chunks, True)]
-        packers = []
-        for p, a, d in zip(self.in_params, ins, dtypes):
-            if p.raw:
-                packers.append(_layout.carray_bytes)
-            elif isinstance(a, ARRAY_TYPES):
-                packers.append(_same)
-            else:
-                packers.append(_args.scalar_packer(d))
-        recipe = (packers, tuple(tail), steps, partial, n_out, n_red)
-        self._replay(recipe, ins, outs, stream)
-        return recipe
-
-    @staticmethod
-    def _replay(recipe, ins, outs, stream):
-        """Launches a call's steps with these arguments."""
-        packers, tail, steps, partial_bytes, n_out, n_red = recipe
-        packed = tuple(p(a) for p, a in zip(packers, ins)) + tuple(outs)
-        partial = _gpupy._empty((partial_bytes,), _UINT8) if partial_bytes else _NO_PARTIAL
-        sp = None if stream is None else _args.stream_ptr(stream)
-        for f, grid, block, shared, chunk, uses_partial in steps:
-            args = packed + (n_out, n_red, chunk, partial if uses_partial else _NO_PARTIAL) + tail
-            f._f.launch(grid, block, args, shared, sp)
+        # Between the arguments and the partial values' address: n_out, n_red, _chunk.
+        after = [_layout.dims_bytes([n_out]), _layout.dims_bytes([n_red])]
+        return [(f._f, grid, blk, shared, after + [_layout.dims_bytes([chunk])], uses)
+                for f, grid, blk, shared, chunk, uses in steps], tail, partial
 
     def _reduce_size(self, types):
         """Bytes of one accumulator value: its dtype's size, or 64 for a type named in

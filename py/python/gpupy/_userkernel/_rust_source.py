@@ -632,14 +632,16 @@ pub unsafe extern "ptx-kernel" fn {name}(
 
 
 def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity, reduce_type,
-              preamble, types, ndo, ndr):
+              preamble, types, ndo, ndr, vec=1):
     """The module of ``_cuda_source.reduction`` in Rust: kernels ``{name}`` (a block
     per output, ``gridDim.y`` blocks per output writing to ``_partial`` when there are
     few outputs), ``{name}_final`` (a block per output combining its ``_chunk`` partial
     values) and ``{name}_thread`` (a thread per output), sharing one parameter list.
     The two block kernels fold over the block (``_block_fold``) in the dynamic shared
     memory the host reserves, ``blockDim.x * (size_of(reduce_type) + 1)`` bytes: the
-    values, then one has-value flag per thread; ``blockDim.x`` is a power of two."""
+    values, then one has-value flag per thread; ``blockDim.x`` is a power of two. `vec`
+    is 1: these kernels read element by element (the CUDA generator's packed path is
+    not written in Rust)."""
     rtype_ = reduce_type_name(reduce_type, types)
     sig, arrays, loads = [], [], []
     for p, kind, adt, rnd, rc in slots:
