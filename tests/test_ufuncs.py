@@ -388,7 +388,9 @@ def test_sqrt_is_correctly_rounded(rng, dtype):
     np.testing.assert_array_equal(got, np.sqrt(x))
     # The same through a libdevice function that uses sqrt inside (complex absolute).
     # (Finite operands below the top of the range: libdevice's hypot, within 2 ulps,
-    # may round hypot(max, y) up to inf.)
+    # may round hypot(max, y) up to inf.) The bound: libdevice's hypot is within 2 ulps
+    # of the exact value, and for float64 the reference (NumPy's hypot in float64)
+    # within 1 more; float32's reference, computed in float64, is correctly rounded.
     z = (x[6:1006] + 1j * x[1006:2006][::-1]).astype(np.complex64 if dtype == np.float32 else np.complex128)
     want = np.abs(z.astype(np.complex128)).astype(dtype)
-    assert_close(gp.absolute(gp.asarray(z)).get(), want, 2, dtype=dtype)
+    assert_close(gp.absolute(gp.asarray(z)).get(), want, 2 if dtype == np.float32 else 3, dtype=dtype)

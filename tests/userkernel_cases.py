@@ -28,6 +28,8 @@ VIEWS = {
     "transposed": lambda a: a.T,
     "negstep2d": lambda a: a[::-1, ::-2],
     "transposed_sliced": lambda a: a.T[1::3, ::-1],
+    # Contiguous rows that start one element in: off the 16-byte packs reductions load.
+    "offset1": lambda a: a[..., 1:],
 }
 
 
@@ -274,9 +276,15 @@ MY_MAX = Case("reduction", ("T x", "T y", "x", "max(a, b)", "y = a", None, "my_m
 # The schedules (see _reduction.py) on exact data.
 SCHEDULES = [((2**22,), None), ((8, 2**20), 1), ((4096, 300), 0), ((300, 4096), 0), ((20, 5000), 0),
              ((64, 50, 130), (0, 2))]
+# Packed loads (see _cuda_source._packed_loop): slices on and off the pack boundary.
+PACKS = [((4099,), None, "contiguous"), ((4100,), None, "offset1"), ((7, 1001), 1, "contiguous"),
+         ((7, 1002), 1, "offset1"), ((3, 2**20 + 5), 1, "offset1")]
 MY_SUM = Case("reduction", ("T x", "T y", "x", "a + b", "y = a", "0", "my_sum"), [
     Call(Arr(shape, t, data="small" if t == np.int32 else "ternary"), axis=axis)
     for t in (np.int32, f32) for shape, axis in SCHEDULES
+] + [
+    Call(Arr(shape, t, view, data="ternary"), axis=axis)
+    for t in (f32, f64, np.complex64) for shape, axis, view in PACKS
 ])
 
 ELEMENTWISE_CASES = [AXPB, SQUARED_DIFF, COPY, ADD_REVERSE, REVERSE_RAW, IOTA, SUM_DIFF]

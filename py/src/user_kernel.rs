@@ -210,20 +210,7 @@ impl PyUserFunction {
                 inline.push((v, bytes.len()));
             };
             if let Ok(arr) = a.cast::<NdArray>() {
-                let arr = arr.get();
-                if arr.inner.device().id != dev.id {
-                    return Err(PyValueError::new_err(format!(
-                        "argument {i} of {}() is on device {}, the kernel on device {}",
-                        f.name,
-                        arr.inner.device().id,
-                        dev.id
-                    )));
-                }
-                let p = if arr.inner.size() == 0 {
-                    0
-                } else {
-                    arr.inner.data_ptr()
-                };
+                let p = array_address(&arr.get().inner, dev, &f.name, i)?;
                 put(&p.to_le_bytes());
             } else if let Ok(bytes) = a.cast::<PyBytes>() {
                 order.push((false, owned.len()));
@@ -386,7 +373,7 @@ fn scalar_to(v: &Bound<'_, PyAny>, dtype: DType) -> Option<Vec<u8>> {
 
 /// The `CArray` descriptor of a raw parameter (`CArray` in `_cuda_source.HEADER`):
 /// address, size, then shape and byte strides (one dimension of 1 for a 0-d array).
-fn carray_bytes(a: &gpupy_host::Array) -> Vec<u8> {
+fn carray_bytes(a: &gpupy_host::Array, ptr: u64) -> Vec<u8> {
     let shape: Vec<usize> = if a.ndim() == 0 {
         vec![1]
     } else {
@@ -397,7 +384,6 @@ fn carray_bytes(a: &gpupy_host::Array) -> Vec<u8> {
     } else {
         a.strides_bytes()
     };
-    let ptr = if a.size() == 0 { 0 } else { a.data_ptr() };
     let mut out = Vec::with_capacity(16 + 16 * shape.len());
     out.extend_from_slice(&ptr.to_le_bytes());
     out.extend_from_slice(&(a.size() as i64).to_le_bytes());
@@ -410,12 +396,30 @@ fn carray_bytes(a: &gpupy_host::Array) -> Vec<u8> {
     out
 }
 
-/// The parameter bytes of argument `a` of `name()` as `act` converts it.
+/// The device address a kernel gets for array argument `index` of `name()` (0 for an
+/// empty array), which must be on the kernel's device `dev`.
+fn array_address(
+    arr: &gpupy_host::Array,
+    dev: &device::Device,
+    name: &str,
+    index: usize,
+) -> PyResult<u64> {
+    if arr.device().id != dev.id {
+        return Err(PyValueError::new_err(format!(
+            "argument {index} of {name}() is on device {}, the kernel on device {}",
+            arr.device().id,
+            dev.id
+        )));
+    }
+    Ok(if arr.size() == 0 { 0 } else { arr.data_ptr() })
+}
+
+/// The parameter bytes of argument `index` (`a`) of `name()` as `act` converts it.
 fn action_bytes(
     py: Python<'_>,
     name: &str,
     dev: &device::Device,
-    a: &Bound<'_, PyAny>,
+    (index, a): (usize, &Bound<'_, PyAny>),
     act: &Action,
 ) -> PyResult<Vec<u8>> {
     match act {
@@ -426,17 +430,10 @@ fn action_bytes(
                 ))
             })?;
             let arr = &arr.get().inner;
-            if arr.device().id != dev.id {
-                return Err(PyValueError::new_err(format!(
-                    "an argument of {name}() is on device {}, the kernel on device {}",
-                    arr.device().id,
-                    dev.id
-                )));
-            }
+            let p = array_address(arr, dev, name, index)?;
             Ok(if matches!(act, Action::Raw) {
-                carray_bytes(arr)
+                carray_bytes(arr, p)
             } else {
-                let p = if arr.size() == 0 { 0 } else { arr.data_ptr() };
                 p.to_le_bytes().to_vec()
             })
         }
@@ -542,8 +539,8 @@ impl PyCachedCall {
             return PyTuple::new(py, all);
         }
         let mut params: Vec<Vec<u8>> = Vec::with_capacity(all.len());
-        for (a, act) in all.iter().zip(&self.actions) {
-            params.push(action_bytes(py, &name, dev, a, act)?);
+        for (i, (a, act)) in all.iter().zip(&self.actions).enumerate() {
+            params.push(action_bytes(py, &name, dev, (i, a), act)?);
         }
         // The scratch buffer lives until the launches are queued; the pool reuses its
         // memory only for work queued after them on the stream.

@@ -9,6 +9,15 @@ The Rust extension opens the first that loads (``host/src/nvrtc.rs``).
 CUDA's headers (``cooperative_groups.h``, ``cuda_fp16.h``, ...) are on the include path
 when a folder of them is found (``cuda_include_dirs``), as CuPy puts them there.
 
+``jitify=True`` (CuPy's flag, which there runs the Jitify preprocessor so that standard
+C++ headers compile under NVRTC) adds ``std_headers/``: ``<cstdint>``,
+``<type_traits>``, ``<limits>``, ``<utility>``, ``<algorithm>`` (min, max, clamp),
+``<complex>``, ``<cmath>``, ... each including CUDA's libcu++ version (``cuda/std/...``,
+from the CCCL headers found beside the runtime's) and bringing ``cuda::std`` into
+``namespace std``; ``<stdint.h>``, ``<limits.h>``, ``<float.h>``, ``<stddef.h>`` too.
+That covers what Jitify's built-in headers give a kernel; Jitify's other work (finding
+a source's own headers) NVRTC does itself through ``-I`` options.
+
 Source is compiled for the current GPU's real architecture (``-arch=sm_90`` on an H100),
 so the driver loads the cubin without a second compilation; the cubin is cached on disk
 (``_cache.py``) under the source, the options, NVRTC's version and the architecture.
@@ -89,6 +98,21 @@ def cuda_include_dirs():
     return _include_dirs
 
 
+STD_HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "std_headers")
+
+
+def jitify_options():
+    """The options ``jitify=True`` adds (``-I`` the standard-header shims); RuntimeError
+    when no CCCL headers (libcu++) were found for them to include."""
+    if not any(_has(d, "cuda", "std", "type_traits") for d in cuda_include_dirs()):
+        raise RuntimeError(
+            "jitify=True needs CUDA's C++ standard library headers (libcu++, part of "
+            "CCCL) and none were found: install a CUDA toolkit (set CUDA_PATH) or "
+            "`pip install nvidia-cuda-runtime-cu12 nvidia-cuda-cccl-cu12`"
+        )
+    return (f"-I{STD_HEADERS}",)
+
+
 def _has(folder, *path):
     return os.path.isfile(os.path.join(folder, *path))
 
@@ -137,4 +161,5 @@ def compile_cuda(source, name, options=(), name_expressions=(), arch=None):
     return blob[8 + n :], lowered
 
 
-__all__ = ["library_candidates", "cuda_include_dirs", "version", "current_arch", "compile_cuda"]
+__all__ = ["library_candidates", "cuda_include_dirs", "jitify_options", "version", "current_arch",
+           "compile_cuda"]

@@ -27,10 +27,8 @@ _SETTABLE = ("max_dynamic_shared_size_bytes", "preferred_shared_memory_carveout"
 
 def _compile(code, options, backend, name_expressions, jitify, language, name):
     """(image bytes, {name expression: lowered name}) for source `code`."""
-    if jitify:
-        raise NotImplementedError(
-            "jitify is not supported by gpupy; pass include folders with options=('-I...',)"
-        )
+    if jitify and language != "cuda":
+        raise ValueError("jitify is for CUDA C source (language='cuda')")
     if language == "rust":
         return _rustc.compile_rust_module(code, tuple(options), name), {}
     if language != "cuda":
@@ -42,6 +40,8 @@ def _compile(code, options, backend, name_expressions, jitify, language, name):
         )
     if _looks_like_ptx(code):
         return code.encode(), {}
+    if jitify:
+        options = tuple(options) + _nvrtc.jitify_options()
     return _nvrtc.compile_cuda(code, name, options, name_expressions or ())
 
 

@@ -47,11 +47,11 @@ def normalize_axes(axis, ndim):
     return tuple(sorted(out))
 
 
-def _pack_elements(language, dtypes, rshape, rstr):
-    """Elements each thread of a CUDA block kernel loads at once: a 16-byte pack of the
+def _pack_elements(dtypes, rshape, rstr):
+    """Elements each thread of a block kernel loads at once: a 16-byte pack of the
     widest input (4 float32, 2 float64; at most 8) when the reduced elements of every
     non-raw array are contiguous along one dimension, else 1."""
-    if language != "cuda" or not dtypes or len(rshape) != 1:
+    if not dtypes or len(rshape) != 1:
         return 1
     if any(s[0] != d.itemsize for s, d in zip(rstr, dtypes)):
         return 1
@@ -270,7 +270,7 @@ class ReductionKernel:
         out_slots = [(p, o.dtype) for p, o in zip(self.out_params, outs)]
         key.append(tuple(sorted((t, d.char) for t, d in types.items())))
         walk = (oshape, rshape, ostr, rstr, len(strided))
-        vec = _pack_elements(self.language, [a.dtype for a in strided], rshape, rstr)
+        vec = _pack_elements([a.dtype for a in strided], rshape, rstr)
         key.append(vec)
         return tuple(key), (slots, out_slots, types, ndo, ndr, vec), walk
 

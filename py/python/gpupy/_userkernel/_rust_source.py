@@ -637,13 +637,12 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
     per output, ``gridDim.y`` blocks per output writing to ``_partial`` when there are
     few outputs), ``{name}_final`` (a block per output combining its ``_chunk`` partial
     values) and ``{name}_thread`` (a thread per output), sharing one parameter list.
-    The two block kernels fold over the block (``_block_fold``) in the dynamic shared
-    memory the host reserves, ``blockDim.x * (size_of(reduce_type) + 1)`` bytes: the
-    values, then one has-value flag per thread; ``blockDim.x`` is a power of two. `vec`
-    is 1: these kernels read element by element (the CUDA generator's packed path is
-    not written in Rust)."""
+    The two block kernels fold over the block (``_block_fold``: warp shuffles, then
+    the warps' results through the dynamic shared memory the host reserves, at least
+    ``32 * (size_of(reduce_type) + 1)`` bytes); ``blockDim.x`` is a power of two, at
+    least 32. `vec` > 1 adds the packed path of ``_cuda_source.reduction``."""
     rtype_ = reduce_type_name(reduce_type, types)
-    sig, arrays, loads = [], [], []
+    sig, arrays, loads, packs = [], [], [], []
     for p, kind, adt, rnd, rc in slots:
         bound = _bound(p, types)
         if kind == "scalar":
@@ -656,6 +655,7 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
             sig.append((f"_p_{p.name}", f"*const {at}"))
             loads.append(f"let {p.name}: {bound} = Cast::<{bound}>::cast("
                          f"*_byte_add(_p_{p.name}, _oo_{p.name} + _or_{p.name}));")
+            packs.append((p.name, bound, at, vec * adt.itemsize))
     out_names, out_decls, out_stores = [], [], []
     for p, adt in outs:
         at = rtype(adt)
@@ -694,11 +694,18 @@ def reduction(name, slots, outs, map_expr, reduce_expr, post_map_expr, identity,
                         + [f"Cast::<_type_reduce>::cast({map_expr})"], n + 4)
         return f"{{\n{' ' * (n + 4)}{inner}\n{' ' * n}}}"
 
+    pack_types, packed = "", ""
+    if vec > 1 and packs:
+        pack_types = "".join(
+            f"#[repr(C, align({size}))]\n#[derive(Clone, Copy)]\nstruct _pk_{a}([{at}; {vec}]);\n"
+            for a, _, at, size in packs)
+        packed = _packed_loop(packs, vec, map_expr)
+
     return f"""{HEADER}
 {typedefs(types)}
 type _type_reduce = {rtype_};
 {preamble}
-
+{pack_types}
 {_ALLOW}
 #[inline(always)]
 unsafe fn _reduce(a: _type_reduce, b: _type_reduce) -> _type_reduce {{
@@ -725,33 +732,66 @@ unsafe fn _post(_j: i64, a: _type_reduce, {post_sig}) {{
     {_indent(out_stores, 4)}
 }}
 
-/// Folds every thread's (value, has-value) over the block in the dynamic shared memory
-/// (the values, then one flag per thread); every thread returns with the block's. Ends
-/// with a barrier, so the shared memory may be reused at once.
+/// `v` from the lane `d` above, word by word, so any accumulator type (a complex, a
+/// struct of the preamble) crosses the warp.
+{_ALLOW}
+#[inline(always)]
+unsafe fn _shfl_down(v: _type_reduce, d: u32) -> _type_reduce {{
+    const W: usize = core::mem::size_of::<_type_reduce>().div_ceil(4);
+    let mut w = [0u32; W];
+    core::ptr::copy_nonoverlapping(
+        &v as *const _type_reduce as *const u8, w.as_mut_ptr() as *mut u8,
+        core::mem::size_of::<_type_reduce>());
+    let mut i = 0;
+    while i < W {{
+        w[i] = shfl_down(w[i], d);
+        i += 1;
+    }}
+    let mut r = core::mem::MaybeUninit::<_type_reduce>::uninit();
+    core::ptr::copy_nonoverlapping(
+        w.as_ptr() as *const u8, r.as_mut_ptr() as *mut u8,
+        core::mem::size_of::<_type_reduce>());
+    r.assume_init()
+}}
+
+/// Folds (value, has-value) over the warp; lane 0 ends with the warp's.
+{_ALLOW}
+#[inline(always)]
+unsafe fn _warp_fold(_acc: &mut _type_reduce, _has: &mut bool) {{
+    let mut _d = 16;
+    while _d > 0 {{
+        let _v = _shfl_down(*_acc, _d);
+        let _vh = shfl_down(*_has as u32, _d) != 0;
+        _fold(_acc, _has, _v, _vh);
+        _d >>= 1;
+    }}
+}}
+
+/// Folds every thread's (value, has-value) over the block: each warp by shuffles, then
+/// the warps' results (through the dynamic shared memory: 32 values, then 32 flags) in
+/// warp 0. Thread 0 returns with the block's; the closing barrier frees the shared
+/// memory for the next output.
 {_ALLOW}
 #[inline(always)]
 unsafe fn _block_fold(_acc: &mut _type_reduce, _has: &mut bool) {{
-    let _tid = thread_idx_x() as usize;
+    let _lane = thread_idx_x() % 32;
+    let _warp = thread_idx_x() / 32;
     let _sv: *mut _type_reduce = shared_ptr::<_type_reduce>();
     let _sh: *mut bool = shared_ptr::<u8>()
-        .add(block_dim_x() as usize * core::mem::size_of::<_type_reduce>()) as *mut bool;
-    *_sv.add(_tid) = *_acc;
-    *_sh.add(_tid) = *_has;
-    sync_threads();
-    let mut _s = block_dim_x() as usize / 2;
-    while _s > 0 {{
-        if _tid < _s {{
-            let mut _a = *_sv.add(_tid);
-            let mut _ah = *_sh.add(_tid);
-            _fold(&mut _a, &mut _ah, *_sv.add(_tid + _s), *_sh.add(_tid + _s));
-            *_sv.add(_tid) = _a;
-            *_sh.add(_tid) = _ah;
-        }}
-        sync_threads();
-        _s >>= 1;
+        .add(32 * core::mem::size_of::<_type_reduce>()) as *mut bool;
+    _warp_fold(_acc, _has);
+    if _lane == 0 {{
+        *_sv.add(_warp as usize) = *_acc;
+        *_sh.add(_warp as usize) = *_has;
     }}
-    *_acc = *_sv;
-    *_has = *_sh;
+    sync_threads();
+    if _warp == 0 {{
+        *_has = _lane < block_dim_x() / 32 && *_sh.add(_lane as usize);
+        if *_has {{
+            *_acc = *_sv.add(_lane as usize);
+        }}
+        _warp_fold(_acc, _has);
+    }}
     sync_threads();
 }}
 
@@ -768,9 +808,10 @@ pub unsafe extern "ptx-kernel" fn {name}(
     while _j < _n_out {{
         {_indent(out_offsets, 8)}
         {init}
+        let mut _kk = _k0 + _tid as i64;
+        {packed}
         // Four elements a step with no bounds check between them, their loads first
         // (in flight together), folded in index order; then the remainder one by one.
-        let mut _kk = _k0 + _tid as i64;
         while _kk + 3 * _bd < _k1 {{
             let _v0 = {map_one("_kk", 12)};
             let _v1 = {map_one("_kk + _bd", 12)};
@@ -842,6 +883,44 @@ pub unsafe extern "ptx-kernel" fn {name}_thread(
     }}
 }}
 """
+
+
+def _packed_loop(packs, vec, map_expr):
+    """The packed path of ``_cuda_source._packed_loop`` in Rust: whole packs of `vec`
+    elements per load where every array's slice starts on its pack; leaves ``_kk`` at
+    the first element after the last whole pack. `packs` holds (array name, bound Rust
+    type, element Rust type, pack bytes)."""
+    aligned = " && ".join(f"(_byte_add(_p_{a}, _oo_{a}) as usize) % {size} == 0"
+                          for a, _, _, size in packs)
+
+    def load(tag, q):
+        return " ".join(f"let _{tag}_{a}: _pk_{a} = *(_byte_add(_p_{a}, _oo_{a}) as *const _pk_{a})"
+                        f".offset(({q}) as isize);" for a, _, _, _ in packs)
+
+    def fold(tag, q):
+        out = []
+        for u in range(vec):
+            names = " ".join(f"let {a}: {b} = Cast::<{b}>::cast(_{tag}_{a}.0[{u}]);"
+                             for a, b, _, _ in packs)
+            out.append(f"{{ let _k: i64 = ({q}) * {vec} + {u}; {names} "
+                       f"_fold(&mut _acc, &mut _has, Cast::<_type_reduce>::cast({map_expr}), true); }}")
+        return "\n                ".join(out)
+
+    return f"""if _k0 % {vec} == 0 && {aligned} {{
+            let _q1 = _k1 / {vec};
+            let mut _q = _k0 / {vec} + _tid as i64;
+            while _q + _bd < _q1 {{
+                {load("a", "_q")} {load("b", "_q + _bd")}
+                {fold("a", "_q")}
+                {fold("b", "_q + _bd")}
+                _q += 2 * _bd;
+            }}
+            if _q < _q1 {{
+                {load("a", "_q")}
+                {fold("a", "_q")}
+            }}
+            _kk = _q1 * {vec} + _tid as i64;
+        }}"""
 
 
 __all__ = [

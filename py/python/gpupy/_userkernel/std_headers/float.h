@@ -1,0 +1,3 @@
+// <float.h> as CUDA's libcu++ gives it (jitify=True; see _userkernel/_nvrtc.py).
+#pragma once
+#include <cuda/std/cfloat>

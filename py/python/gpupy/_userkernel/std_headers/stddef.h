@@ -1,0 +1,3 @@
+// <stddef.h> as CUDA's libcu++ gives it (jitify=True; see _userkernel/_nvrtc.py).
+#pragma once
+#include <cuda/std/cstddef>
