@@ -58,6 +58,12 @@ class RawModule:
         mod = gp.RawModule(code=rust_source, language="rust")
         f = mod.get_function("saxpy")
         f((blocks,), (threads,), (a, x, y, out, n))
+
+    ``translate_cucomplex`` is accepted and has nothing to do: CuPy rewrites
+    ``cuComplex.h`` code to its own complex type, while gpupy compiles ``cuComplex.h``
+    itself (CUDA's headers are on the include path, see ``_nvrtc.py``), whose
+    ``cuFloatComplex``/``cuDoubleComplex`` have the layout of complex64/complex128
+    arrays. ``jitify=True``: standard C++ headers through CUDA's libcu++ (``_nvrtc.py``).
     """
 
     def __init__(
