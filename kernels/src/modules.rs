@@ -2,7 +2,7 @@
 //! embeds, and the host loads from.
 
 use crate::registry::{Arch, Module, ModuleSpec};
-use crate::{elementwise, fft, histogram, index, linalg, matmul, random, reduce, scan, sort};
+use crate::{elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     spec(
@@ -75,6 +75,13 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     ),
     // A one-pass transform of 8192 complex64 points keeps ~66 KiB in shared memory.
     spec(Module::Fft, "fft", Arch::Sm70, true, &fft::KERNELS),
+    spec(
+        Module::Filters,
+        "filters",
+        Arch::Sm70,
+        false,
+        &filters::KERNELS,
+    ),
 ];
 
 const fn spec(

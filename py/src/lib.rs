@@ -19,6 +19,7 @@
 //! - `interop`: `__cuda_array_interface__` and DLPack, both ways;
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
 //! - `fft`: one-axis transforms and the table cache (`gpupy.fft`, `gpupyx.scipy.fft`);
+//! - `filters`: correlations along an axis and by n-d taps (`gpupyx.scipy.ndimage`);
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -32,6 +33,7 @@ mod creation;
 mod cuda;
 mod errors;
 mod fft;
+mod filters;
 mod index;
 mod indexing;
 mod interop;
@@ -68,6 +70,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sort::register(m)?;
     random::register(m)?;
     fft::register(m)?;
+    filters::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;

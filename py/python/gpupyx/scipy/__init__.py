@@ -1,18 +1,23 @@
 """SciPy's names computed by gpupy, under CuPy's ``cupyx.scipy`` layout: code written for
-``cupyx.scipy.fft``, ``cupyx.scipy.fftpack`` or ``cupyx.scipy.linalg`` runs with
+``cupyx.scipy.fft``, ``cupyx.scipy.fftpack``, ``cupyx.scipy.linalg``,
+``cupyx.scipy.ndimage`` or ``cupyx.scipy.signal`` runs with
 ``gpupyx.scipy`` in its place.
 
 - ``gpupyx.scipy.fft``: ``scipy.fft`` (FFTs, real-to-real transforms, helpers, plans);
 - ``gpupyx.scipy.fftpack``: ``scipy.fftpack``'s FFTs, with its packed real layout;
 - ``gpupyx.scipy.linalg``: ``scipy.linalg``'s solvers, factorizations, ``expm`` and
-  special matrices.
+  special matrices;
+- ``gpupyx.scipy.ndimage``: ``scipy.ndimage``'s correlation filters (convolutions,
+  Gaussian, uniform, Sobel, Prewitt, Laplace);
+- ``gpupyx.scipy.signal``: ``scipy.signal``'s convolutions (``convolve2d``,
+  ``correlate2d``, ``convolve``, ``correlate``, ``fftconvolve``).
 
 The submodules load on first use (as CuPy's do), so that ``import gpupyx`` stays cheap.
 """
 
 import importlib as _importlib
 
-_SUBMODULES = ("fft", "fftpack", "linalg")
+_SUBMODULES = ("fft", "fftpack", "linalg", "ndimage", "signal")
 
 
 def __getattr__(name):

@@ -1,0 +1,21 @@
+"""``scipy.signal`` on gpupy arrays, under CuPy's ``cupyx.scipy.signal`` names.
+
+    import gpupyx.scipy.signal as sig
+    blurred = sig.convolve2d(image, kernel, mode="same", boundary="symm")
+
+This first part of the module has the convolutions: ``convolve2d``, ``correlate2d``
+(every ``mode`` and ``boundary``, ``fillvalue``), ``convolve`` and ``correlate`` (n-d,
+``method`` auto/direct/fft), ``fftconvolve`` (``axes=``) and ``choose_conv_method``;
+see ``_signaltools.py``.
+"""
+
+from gpupyx.scipy.signal._signaltools import (
+    choose_conv_method,
+    convolve,
+    convolve2d,
+    correlate,
+    correlate2d,
+    fftconvolve,
+)
+
+__all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve"]

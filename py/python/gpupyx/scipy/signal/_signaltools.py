@@ -1,0 +1,278 @@
+"""``scipy.signal``'s convolutions on gpupy arrays: SciPy's signatures, modes, swaps,
+result dtypes and messages.
+
+- direct (``convolve2d``, ``correlate2d``, ``convolve``/``correlate`` with
+  ``method='direct'``): the input padded as the boundary asks (zeros, ``fillvalue``,
+  ``wrap``, ``symm``) by the kernel's extent less one on each side, then one n-d
+  correlation in gpupy's filter kernel (``kernels/src/filters/``, every tap, zeros too,
+  as SciPy's direct sums take them), from which the mode's window is cut;
+- ``fftconvolve`` (and ``method='fft'``): products of real (or complex) FFTs of the
+  padded operands through ``gpupy.fft``, at lengths ``next_fast_len`` picks.
+
+Arithmetic: float16/float32 (complex64) compute in float32, the rest in float64;
+integer results are the float64 sums converted through int64 (exact, then wrapping
+into the result type as SciPy's integer arithmetic wraps) while the sums stay below
+2**53. ``choose_conv_method`` is a cost model for this GPU's kernels (see there).
+"""
+
+import numpy
+
+import gpupy as gp
+from gpupy import _gpupy
+from gpupyx.scipy.ndimage._util import as_device, cast_like_c, compute_dtype
+
+_MODES = ("valid", "same", "full")
+_BOUNDARIES = {"fill": "constant", "pad": "constant", "wrap": "wrap", "circular": "wrap",
+               "symm": "symmetric", "symmetric": "symmetric"}
+
+
+def _check_mode(mode):
+    if mode not in _MODES:
+        raise ValueError("Acceptable mode flags are 'valid', 'same', or 'full'.")
+
+
+def _inputs_swap_needed(mode, shape1, shape2, axes=None):
+    if mode != "valid" or not shape1:
+        return False
+    axes = range(len(shape1)) if axes is None else axes
+    ok1 = all(shape1[i] >= shape2[i] for i in axes)
+    ok2 = all(shape2[i] >= shape1[i] for i in axes)
+    if not (ok1 or ok2):
+        raise ValueError("For 'valid' mode, one must be at least as large as the other in every "
+                         "dimension")
+    return not ok1
+
+
+def _reverse_and_conj(x):
+    r = x[(slice(None, None, -1),) * x.ndim]
+    return r.conj() if r.dtype.kind == "c" else r
+
+
+
+
+def _window(full, in_shape, k_shape, mode):
+    """The mode's part of a full convolution output."""
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = [(k - 1) // 2 for k in k_shape]
+        return full[tuple(slice(s, s + n) for s, n in zip(start, in_shape))]
+    return full[tuple(slice(k - 1, n) for n, k in zip(in_shape, k_shape))]
+
+
+def _direct_real(x, w, mode, pad_mode, fillvalue):
+    """The full direct correlation `out[i] = sum_k w[k] * P[i + k]` of the real `x` padded
+    by `w.shape - 1` on each side (`pad_mode`), cut to `mode`'s window: with `w` the
+    reversed kernel this is the convolution. `w` is a host float64 array."""
+    k_shape = w.shape
+    widths = [(k - 1, k - 1) for k in k_shape]
+    cdt = compute_dtype(x.dtype)
+    xc = x.astype(cdt) if x.dtype != cdt else x
+    if pad_mode == "constant":
+        p = gp.pad(xc, widths, mode="constant", constant_values=fillvalue)
+    else:
+        p = gp.pad(xc, widths, mode=pad_mode)
+    taps = numpy.argwhere(numpy.ones(k_shape, dtype=bool))
+    r = _gpupy._correlate(p, w.ravel().tolist(), taps.tolist(), 1, 0.0, cdt)
+    full = r[tuple(slice(0, n + k - 1) for n, k in zip(x.shape, k_shape))]
+    return _window(full, x.shape, k_shape, mode)
+
+
+def _direct(in1, in2, mode, pad_mode, fillvalue, flip):
+    """Direct convolution (`flip`) or correlation of any real or complex operands."""
+    dtype = numpy.result_type(in1.dtype, in2.dtype)
+    w = gp.asnumpy(in2) if isinstance(in2, gp.ndarray) else numpy.asarray(in2)
+    w = w[(slice(None, None, -1),) * w.ndim] if flip else w.conj()
+    if in1.dtype.kind == "c" or w.dtype.kind == "c":
+        # (xr + i xi) * (wr + i wi) by real parts; the padding pads each part with its
+        # part of the fill value.
+        fv = complex(fillvalue)
+        xs = [(in1.real, fv.real), (in1.imag, fv.imag)] if in1.dtype.kind == "c" else [(in1, fv.real)]
+        ws = [w.real, w.imag] if w.dtype.kind == "c" else [w]
+        re, im = 0, 0
+        for a, (xp_, f) in enumerate(xs):
+            for b, wp in enumerate(ws):
+                d = _direct_real(xp_, numpy.ascontiguousarray(wp, numpy.float64), mode, pad_mode, f)
+                if a + b == 1:
+                    im = im + d
+                elif a == 1:
+                    re = re - d
+                else:
+                    re = re + d
+        return (re + 1j * im).astype(dtype)
+    return cast_like_c(_direct_real(in1, numpy.ascontiguousarray(w, numpy.float64), mode, pad_mode,
+                                float(fillvalue)), dtype)
+
+
+def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """Two-dimensional convolution (``scipy.signal.convolve2d``)."""
+    in1, in2 = as_device(in1), as_device(in2)
+    if not in1.ndim == in2.ndim == 2:
+        raise ValueError("convolve2d inputs must both be 2-D arrays")
+    if _inputs_swap_needed(mode, in1.shape, in2.shape):
+        in1, in2 = in2, in1
+    _check_mode(mode)
+    pad_mode = _boundary(boundary)
+    return _direct(in1, in2, mode, pad_mode, fillvalue, True)
+
+
+def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    """Two-dimensional cross-correlation (``scipy.signal.correlate2d``)."""
+    in1, in2 = as_device(in1), as_device(in2)
+    if not in1.ndim == in2.ndim == 2:
+        raise ValueError("correlate2d inputs must both be 2-D arrays")
+    swapped = _inputs_swap_needed(mode, in1.shape, in2.shape)
+    if swapped:
+        in1, in2 = in2, in1
+    _check_mode(mode)
+    pad_mode = _boundary(boundary)
+    out = _direct(in1, in2, mode, pad_mode, fillvalue, False)
+    return out[::-1, ::-1] if swapped else out
+
+
+def _boundary(boundary):
+    try:
+        return _BOUNDARIES[boundary]
+    except (KeyError, TypeError):
+        raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), and "
+                         "'symmetric' (or 'symm').") from None
+
+
+# ---------------------------------------------------------------------------------------
+# N-d convolution and correlation, direct or through FFTs
+
+def fftconvolve(in1, in2, mode="full", axes=None):
+    """N-d convolution through FFTs (``scipy.signal.fftconvolve``)."""
+    from gpupyx.scipy import fft as sfft
+
+    in1, in2 = as_device(in1), as_device(in2)
+    if in1.ndim == in2.ndim == 0:
+        return in1 * in2
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    if in1.size == 0 or in2.size == 0:
+        return gp.asarray([])
+    _check_mode(mode)
+    s1, s2 = in1.shape, in2.shape
+    noaxes = axes is None
+    if noaxes:
+        axes = list(range(in1.ndim))
+    else:
+        axes = [int(a) for a in numpy.atleast_1d(axes)]
+        if not axes:
+            raise ValueError("when provided, axes cannot be empty")
+        axes = [a % in1.ndim if -in1.ndim <= a < in1.ndim else _bad_axis(a, in1.ndim) for a in axes]
+        if len(set(axes)) != len(axes):
+            raise ValueError("all axes must be unique")
+    axes = [a for a in axes if s1[a] != 1 and s2[a] != 1]
+    if not all(s1[a] == s2[a] or s1[a] == 1 or s2[a] == 1 for a in range(in1.ndim) if a not in axes):
+        raise ValueError(f"incompatible shapes for in1 and in2: {s1} and {s2}")
+    if _inputs_swap_needed(mode, s1, s2, axes=axes):
+        in1, in2 = in2, in1
+        s1, s2 = s2, s1
+    shape = [max(s1[i], s2[i]) if i not in axes else s1[i] + s2[i] - 1 for i in range(in1.ndim)]
+    if not axes:
+        ret = in1 * in2
+    else:
+        complex_result = in1.dtype.kind == "c" or in2.dtype.kind == "c"
+        fshape = [sfft.next_fast_len(shape[a], not complex_result) for a in axes]
+        if not complex_result:
+            sp1 = sfft.rfftn(in1, fshape, axes=axes)
+            sp2 = sfft.rfftn(in2, fshape, axes=axes)
+            ret = sfft.irfftn(sp1 * sp2, fshape, axes=axes)
+        else:
+            sp1 = sfft.fftn(in1, fshape, axes=axes)
+            sp2 = sfft.fftn(in2, fshape, axes=axes)
+            ret = sfft.ifftn(sp1 * sp2, fshape, axes=axes)
+        ret = ret[tuple(slice(0, n) for n in shape)]
+    if mode == "full":
+        return ret
+    if mode == "same":
+        return _centered(ret, s1)
+    newshape = [s1[a] - s2[a] + 1 if a in axes else ret.shape[a] for a in range(ret.ndim)]
+    return _centered(ret, newshape)
+
+
+def _bad_axis(a, ndim):
+    raise ValueError("axes exceeds dimensionality of input")
+
+
+def _centered(arr, newshape):
+    start = [(c - n) // 2 for c, n in zip(arr.shape, newshape)]
+    return arr[tuple(slice(s, s + n) for s, n in zip(start, newshape))]
+
+
+def choose_conv_method(in1, in2, mode="full", measure=False):
+    """'direct' or 'fft' for ``convolve``/``correlate`` (``scipy.signal.choose_conv_method``).
+
+    gpupy's rule, for its own kernels: integer operands whose sums could exceed 2**52
+    and boolean ones go direct (as SciPy: FFTs would round); otherwise FFTs when the
+    kernel has more than 64 taps (the direct kernel costs one multiply-add per tap per
+    output; FFTs a few passes over the padded volume), else direct. ``measure=True``
+    times both, as SciPy does."""
+    in1, in2 = as_device(in1), as_device(in2)
+    if measure:
+        import time
+
+        times = {}
+        for method in ("fft", "direct"):
+            convolve(in1, in2, mode=mode, method=method)
+            gp.cuda.Device().synchronize()
+            t = time.perf_counter()
+            convolve(in1, in2, mode=mode, method=method)
+            gp.cuda.Device().synchronize()
+            times[method] = time.perf_counter() - t
+        return ("fft" if times["fft"] < times["direct"] else "direct"), times
+    kinds = (in1.dtype.kind, in2.dtype.kind)
+    if any(k in "ui" for k in kinds) and in1.size and in2.size:
+        top = int(gp.abs(in1).max()) * int(gp.abs(in2).max()) * min(in1.size, in2.size)
+        if top > 2 ** numpy.finfo(float).nmant - 1:
+            return "direct"
+    if "b" in kinds:
+        return "direct"
+    return "fft" if min(in1.size, in2.size) > 64 else "direct"
+
+
+def convolve(in1, in2, mode="full", method="auto"):
+    """N-d convolution (``scipy.signal.convolve``)."""
+    volume, kernel = as_device(in1), as_device(in2)
+    if volume.ndim == kernel.ndim == 0:
+        return volume * kernel
+    if volume.ndim != kernel.ndim:
+        raise ValueError("volume and kernel should have the same dimensionality")
+    if _inputs_swap_needed(mode, volume.shape, kernel.shape):
+        volume, kernel = kernel, volume
+    if method == "auto":
+        method = choose_conv_method(volume, kernel, mode=mode)
+    if method == "fft":
+        out = fftconvolve(volume, kernel, mode=mode)
+        result_type = numpy.result_type(volume.dtype, kernel.dtype)
+        if result_type.kind in "iu":
+            out = gp.round(out)
+        return out.astype(result_type)
+    if method == "direct":
+        _check_mode(mode)
+        return _direct(volume, kernel, mode, "constant", 0, True)
+    raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+
+
+def correlate(in1, in2, mode="full", method="auto"):
+    """N-d cross-correlation (``scipy.signal.correlate``)."""
+    in1, in2 = as_device(in1), as_device(in2)
+    if in1.ndim == in2.ndim == 0:
+        return in1 * (in2.conj() if in2.dtype.kind == "c" else in2)
+    if in1.ndim != in2.ndim:
+        raise ValueError("in1 and in2 should have the same dimensionality")
+    _check_mode(mode)
+    if method in ("fft", "auto"):
+        return convolve(in1, _reverse_and_conj(in2), mode, method)
+    if method != "direct":
+        raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    swapped = _inputs_swap_needed(mode, in1.shape, in2.shape)
+    if swapped:
+        in1, in2 = in2, in1
+    out = _direct(in1, in2, mode, "constant", 0, False)
+    return _reverse_and_conj(out) if swapped else out
+
+
+__all__ = ["convolve2d", "correlate2d", "fftconvolve", "convolve", "correlate", "choose_conv_method"]
