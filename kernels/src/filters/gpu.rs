@@ -2,7 +2,7 @@
 
 use core::arch::asm;
 
-use super::{FILTER_DIMS, Filter1d, FilterNd, Mode, map_coord};
+use super::{FILTER_DIMS, Filter1d, FilterBox, FilterNd, Mode, map_coord};
 use crate::args::IndexWidth;
 use crate::gpu::grid_stride;
 
@@ -64,7 +64,7 @@ unsafe fn correlate1d<T: Acc>(x: *const T, w: *const T, out: *mut T, a: &Filter1
     let cval = T::from_f64(a.cval);
     let mut i = start;
     while i < a.n {
-        let (row, k) = divmod(i, a.inner, a.inner_magic, a.inner_shift, small);
+        let (row, _) = divmod(i, a.inner, a.inner_magic, a.inner_shift, small);
         let (_, j) = divmod(row, a.len, a.len_magic, a.len_shift, small);
         // Element (o, 0, k) of the input: i less j rows of `inner`.
         let base = (i - j * a.inner) as i64;
@@ -95,12 +95,12 @@ unsafe fn correlate1d<T: Acc>(x: *const T, w: *const T, out: *mut T, a: &Filter1
     }
 }
 
-/// `out[i] = sum_t w[t] * x[c(i) + off[t]]` for an n-d array (see `FilterNd`).
+/// `out[c] = sum_t w[t] * x[c + off[t]]` over a region of an n-d array (see `FilterNd`).
 ///
 /// # Safety
-/// `x` and `out` hold `a.n` elements of the C-contiguous shape `a.shape[..a.ndim]`
-/// (every extent at least 1, `ndim <= FILTER_DIMS`); `w` holds `a.ntaps` weights and
-/// `off` `a.ntaps * FILTER_DIMS` offsets.
+/// `x` and `out` hold the C-contiguous shape `a.shape[..a.ndim]` (every extent at least
+/// 1, `ndim <= FILTER_DIMS`), the region lies inside it; `w` holds `a.ntaps` weights
+/// and `off` `a.ntaps * FILTER_DIMS` offsets.
 #[inline(always)]
 unsafe fn correlate_nd<T: Acc>(
     x: *const T,
@@ -109,27 +109,30 @@ unsafe fn correlate_nd<T: Acc>(
     out: *mut T,
     a: &FilterNd,
 ) {
-    let (start, stride) = grid_stride();
+    let (first, stride) = grid_stride();
     let small = a.n < 1 << 31;
     let nd = a.ndim as usize;
     let mode = Mode::from_code(a.mode);
     let cval = T::from_f64(a.cval);
-    let mut i = start;
+    let mut i = first;
     while i < a.n {
         // Coordinates, innermost first; constant indices after unrolling keep them in
-        // registers.
+        // registers. `p` is the output's element index.
         let mut c = [0i64; FILTER_DIMS];
-        let mut rem = i;
+        let (mut rem, mut p, mut step) = (i, 0i64, 1i64);
         macro_rules! coords {
             ($($d:literal)*) => { $(
                 if $d < nd {
-                    let (q, r) = divmod(rem, a.shape[$d], a.magic[$d], a.shift[$d], small);
-                    c[$d] = r as i64;
+                    let (q, r) = divmod(rem, a.rshape[$d], a.rmagic[$d], a.rshift[$d], small);
+                    c[$d] = (r + a.start[$d]) as i64;
+                    p += c[$d] * step;
+                    step *= a.shape[$d] as i64;
                     rem = q;
                 }
             )* };
         }
         coords!(0 1 2 3 4 5 6 7);
+        let _ = (rem, step); // the last axis's quotient and step are not needed
         let mut acc = T::ZERO;
         for t in 0..a.ntaps as usize {
             // The tap's input offset, or None where a constant-mode coordinate falls out.
@@ -142,7 +145,7 @@ unsafe fn correlate_nd<T: Acc>(
                         // SAFETY: t < ntaps; the offsets hold FILTER_DIMS per tap.
                         let o = unsafe { *off.add(t * FILTER_DIMS + $d) } as i64;
                         at = match (at, map_coord(c[$d] + o, n, mode)) {
-                            (Some(p), Some(m)) => Some(p + m * step),
+                            (Some(q), Some(m)) => Some(q + m * step),
                             _ => None,
                         };
                         step *= n;
@@ -150,16 +153,62 @@ unsafe fn correlate_nd<T: Acc>(
                 )* };
             }
             tap!(0 1 2 3 4 5 6 7);
+            let _ = step;
             // SAFETY: t < ntaps; a mapped offset is inside the array.
             let wt = unsafe { *w.add(t) };
             let v = match at {
-                Some(p) => unsafe { *x.add(p as usize) },
+                Some(q) => unsafe { *x.add(q as usize) },
                 None => cval,
             };
             acc = T::fma(wt, v, acc);
         }
-        // SAFETY: i < n.
-        unsafe { *out.add(i as usize) = acc };
+        // SAFETY: p is inside the array (the region is).
+        unsafe { *out.add(p as usize) = acc };
+        i += stride;
+    }
+}
+
+/// The interior box of an n-d correlation (see `FilterBox`): no boundary tests.
+///
+/// # Safety
+/// The box lies inside the array `x`/`out` (element strides `a.stride`) and every
+/// output in it has its whole window inside; `w` and `lin` hold `a.ntaps` entries.
+#[inline(always)]
+unsafe fn correlate_box<T: Acc>(
+    x: *const T,
+    w: *const T,
+    lin: *const i64,
+    out: *mut T,
+    a: &FilterBox,
+) {
+    let (first, stride) = grid_stride();
+    let small = a.n < 1 << 31;
+    let nd = a.ndim as usize;
+    let mut i = first;
+    while i < a.n {
+        let mut rem = i;
+        let mut p = 0u64;
+        macro_rules! coords {
+            ($($d:literal)*) => { $(
+                if $d < nd {
+                    let (q, r) = divmod(rem, a.shape[$d], a.magic[$d], a.shift[$d], small);
+                    p += (r + a.start[$d]) * a.stride[$d];
+                    rem = q;
+                }
+            )* };
+        }
+        coords!(0 1 2 3 4 5 6 7);
+        let _ = rem; // the last axis's quotient is not needed
+        let mut acc = T::ZERO;
+        for t in 0..a.ntaps as usize {
+            // SAFETY: t < ntaps; the window of p is inside the array.
+            unsafe {
+                let q = p as i64 + *lin.add(t);
+                acc = T::fma(*w.add(t), *x.add(q as usize), acc);
+            }
+        }
+        // SAFETY: p is inside the array.
+        unsafe { *out.add(p as usize) = acc };
         i += stride;
     }
 }
@@ -178,6 +227,13 @@ macro_rules! filter_entries {
             ) {
                 // SAFETY: the host launches per correlate_nd's contract.
                 unsafe { correlate_nd::<$t>(x, w, off, out, &a) }
+            }
+            #[unsafe(export_name = concat!("gpupy_correlate_box_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn cb(
+                a: FilterBox, x: *const $t, w: *const $t, lin: *const i64, out: *mut $t,
+            ) {
+                // SAFETY: the host launches per correlate_box's contract.
+                unsafe { correlate_box::<$t>(x, w, lin, out, &a) }
             }
         };
     )* };

@@ -108,9 +108,12 @@ pub struct Filter1d {
     pub cval: f64,
 }
 
-/// An n-d correlation of a C-contiguous array: `shape` innermost first with its fast
-/// divisors; tap `t` has weight `w[t]` and offsets `off[t * FILTER_DIMS + d]`
-/// (innermost first), so it reads coordinate `c[d] + off` of output coordinate `c`.
+/// An n-d correlation over a region of a C-contiguous array of `shape` (innermost
+/// first): the `n` outputs at coordinates `start[d] + r[d]`, `r` walking `rshape` (with
+/// its fast divisors). Tap `t` has weight `w[t]` and offsets `off[t * FILTER_DIMS + d]`
+/// (innermost first): it reads coordinate `c[d] + off` of output coordinate `c`, mapped
+/// by the boundary mode. The host launches it on the regions around the interior box
+/// (`FilterBox`), where windows reach past an edge.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct FilterNd {
@@ -121,8 +124,27 @@ pub struct FilterNd {
     pub _pad: u32,
     pub cval: f64,
     pub shape: [u64; FILTER_DIMS],
+    pub start: [u64; FILTER_DIMS],
+    pub rshape: [u64; FILTER_DIMS],
+    pub rmagic: [u32; FILTER_DIMS],
+    pub rshift: [u32; FILTER_DIMS],
+}
+
+/// The interior of an n-d correlation: the outputs whose whole window lies inside the
+/// array, a box of extents `shape` (innermost first, with fast divisors) starting at
+/// coordinate `start` in an array of element strides `stride`. Its kernel reads
+/// `x[p + lin[t]]` with no boundary test; the n-d kernel skips these outputs.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct FilterBox {
+    pub n: u64,
+    pub ndim: u32,
+    pub ntaps: u32,
+    pub shape: [u64; FILTER_DIMS],
     pub magic: [u32; FILTER_DIMS],
     pub shift: [u32; FILTER_DIMS],
+    pub start: [u64; FILTER_DIMS],
+    pub stride: [u64; FILTER_DIMS],
 }
 
 #[cfg(all(target_arch = "nvptx64", feature = "filters"))]
@@ -143,8 +165,10 @@ crate::module_parts! {
     Part in Filters {
         /// 1-d correlation along an axis (`for_each_filter_type!`).
         Correlate1d = crate::for_each_filter_type!(type_names, "gpupy_correlate1d_"),
-        /// n-d correlation by a list of taps.
+        /// n-d correlation by a list of taps: the outputs near the edges.
         CorrelateNd = crate::for_each_filter_type!(type_names, "gpupy_correlate_"),
+        /// n-d correlation: the interior box.
+        CorrelateBox = crate::for_each_filter_type!(type_names, "gpupy_correlate_box_"),
     }
 }
 
@@ -165,9 +189,10 @@ pub fn correlate1d(dtype: usize) -> Option<crate::registry::Kernel> {
     slot(dtype).map(|s| Part::Correlate1d.at(s))
 }
 
-/// The n-d correlation kernel for compute dtype `dtype` (float32 or float64).
-pub fn correlate(dtype: usize) -> Option<crate::registry::Kernel> {
-    slot(dtype).map(|s| Part::CorrelateNd.at(s))
+/// The n-d correlation kernels for compute dtype `dtype` (float32 or float64): the
+/// edges' and the interior box's.
+pub fn correlate(dtype: usize) -> Option<(crate::registry::Kernel, crate::registry::Kernel)> {
+    slot(dtype).map(|s| (Part::CorrelateNd.at(s), Part::CorrelateBox.at(s)))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::args::fast_divisor;
-use gpupy_kernels::filters::{FILTER_BLOCK, FILTER_DIMS, Filter1d, FilterNd};
+use gpupy_kernels::filters::{FILTER_BLOCK, FILTER_DIMS, Filter1d, FilterBox, FilterNd};
 
 use crate::array::Array;
 use crate::dtype::DType;
@@ -152,11 +152,22 @@ pub fn correlate(
     let ntaps =
         u32::try_from(weights.len()).map_err(|_| Error::Value("too many filter weights".into()))?;
     let mut packed = vec![0i32; weights.len().max(1) * FILTER_DIMS];
+    let mut lin = vec![0i64; weights.len().max(1)];
+    let (mut lo, mut hi) = ([0i32; FILTER_DIMS], [0i32; FILTER_DIMS]);
     for (t, o) in offsets.iter().enumerate() {
-        // Innermost first, as the kernel walks coordinates.
+        // Innermost first, as the kernel walks coordinates; C-order element strides.
+        let mut step = 1i64;
         for (d, &v) in o.iter().rev().enumerate() {
-            packed[t * FILTER_DIMS + d] = i32::try_from(v)
+            let v32 = i32::try_from(v)
                 .map_err(|_| Error::Value(format!("filter offset {v} is too large")))?;
+            packed[t * FILTER_DIMS + d] = v32;
+            lin[t] += v * step;
+            step *= x.shape()[nd - 1 - d] as i64;
+            (lo[d], hi[d]) = if t == 0 {
+                (v32, v32)
+            } else {
+                (lo[d].min(v32), hi[d].max(v32))
+            };
         }
     }
     let device = x.device();
@@ -167,34 +178,102 @@ pub fn correlate(
     )?;
     let off_bytes: Vec<u8> = packed.iter().flat_map(|v| v.to_le_bytes()).collect();
     let off = Array::from_host(device, &off_bytes, &[packed.len()], DType::Int32)?;
-    let mut args = FilterNd {
-        n: x.size() as u64,
+    let lin_bytes: Vec<u8> = lin.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let lin = Array::from_host(device, &lin_bytes, &[lin.len()], DType::Int64)?;
+    // The interior box: along axis d (innermost first), the outputs c with
+    // 0 <= c + lo[d] and c + hi[d] < n, whose windows need no boundary test.
+    let shape: Vec<u64> = x.shape().iter().rev().map(|&n| n as u64).collect();
+    let mut b = FilterBox {
+        n: 1,
         ndim: nd as u32,
         ntaps,
-        mode: mode as u32,
-        _pad: 0,
-        cval,
         shape: [1; FILTER_DIMS],
         magic: [0; FILTER_DIMS],
         shift: [0; FILTER_DIMS],
+        start: [0; FILTER_DIMS],
+        stride: [0; FILTER_DIMS],
     };
-    for (d, &n) in x.shape().iter().rev().enumerate() {
-        args.shape[d] = n as u64;
-        (args.magic[d], args.shift[d]) = fast_divisor(n as u64);
+    let mut step = 1u64;
+    for (d, &n) in shape.iter().enumerate() {
+        let first = (-(lo[d] as i64)).max(0) as u64;
+        let end = (n as i64 - hi[d].max(0) as i64).max(0) as u64;
+        b.shape[d] = end.saturating_sub(first);
+        (b.magic[d], b.shift[d]) = fast_divisor(b.shape[d]);
+        b.start[d] = first;
+        b.stride[d] = step;
+        b.n *= b.shape[d];
+        step *= n;
     }
-    let f = kernels::filters::correlate(compute as usize)
+    let (f, f_box) = kernels::filters::correlate(compute as usize)
         .ok_or_else(|| Error::Type(format!("no n-d filter for {}", compute.name())))?;
-    // (args, x, w, off, out) is the kernel's parameter list: src and out are
-    // C-contiguous arrays of the shape in args (nd <= FILTER_DIMS, extents >= 1, as the
-    // array is not empty), w holds ntaps weights and off ntaps * FILTER_DIMS offsets.
-    Launch::new(device, f)?
-        .grid(elementwise_grid(device, args.n))
-        .block(FILTER_BLOCK)
-        .arg(args)
-        .arg(src.data_ptr())
-        .arg(w.data_ptr())
-        .arg(off.data_ptr())
-        .arg(out.data_ptr())
-        .run()?;
+    // The regions with boundary tests: the whole array when the box is empty, else the
+    // shell around it, cut in slabs: slab (d, side) takes axes below d inside the box,
+    // axis d before or after it, axes above d whole.
+    let mut regions: Vec<(Vec<u64>, Vec<u64>)> = Vec::new();
+    if b.n == 0 {
+        regions.push((vec![0; nd], shape.clone()));
+    } else {
+        for d in 0..nd {
+            let (first, end) = (b.start[d], b.start[d] + b.shape[d]);
+            for (lo_d, hi_d) in [(0, first), (end, shape[d])] {
+                if hi_d <= lo_d {
+                    continue;
+                }
+                let mut start = vec![0u64; nd];
+                let mut extent = shape.clone();
+                for j in 0..d {
+                    (start[j], extent[j]) = (b.start[j], b.shape[j]);
+                }
+                (start[d], extent[d]) = (lo_d, hi_d - lo_d);
+                regions.push((start, extent));
+            }
+        }
+        // (b, x, w, lin, out) is the box kernel's parameter list: the box holds the
+        // outputs whose window (lo..=hi along each axis, the taps' extremes computed
+        // with lin above) lies inside the C-contiguous arrays src/out of x's shape.
+        Launch::new(device, f_box)?
+            .grid(elementwise_grid(device, b.n))
+            .block(FILTER_BLOCK)
+            .arg(b)
+            .arg(src.data_ptr())
+            .arg(w.data_ptr())
+            .arg(lin.data_ptr())
+            .arg(out.data_ptr())
+            .run()?;
+    }
+    for (start, extent) in regions {
+        let mut args = FilterNd {
+            n: extent.iter().product(),
+            ndim: nd as u32,
+            ntaps,
+            mode: mode as u32,
+            _pad: 0,
+            cval,
+            shape: [1; FILTER_DIMS],
+            start: [0; FILTER_DIMS],
+            rshape: [1; FILTER_DIMS],
+            rmagic: [0; FILTER_DIMS],
+            rshift: [0; FILTER_DIMS],
+        };
+        for d in 0..nd {
+            args.shape[d] = shape[d];
+            args.start[d] = start[d];
+            args.rshape[d] = extent[d];
+            (args.rmagic[d], args.rshift[d]) = fast_divisor(extent[d]);
+        }
+        // (args, x, w, off, out) is the kernel's parameter list: src and out are
+        // C-contiguous arrays of the shape in args (nd <= FILTER_DIMS, extents >= 1, as
+        // the array is not empty), the region (start + rshape) lies inside it, w holds
+        // ntaps weights and off ntaps * FILTER_DIMS offsets.
+        Launch::new(device, f)?
+            .grid(elementwise_grid(device, args.n))
+            .block(FILTER_BLOCK)
+            .arg(args)
+            .arg(src.data_ptr())
+            .arg(w.data_ptr())
+            .arg(off.data_ptr())
+            .arg(out.data_ptr())
+            .run()?;
+    }
     Ok(out)
 }

@@ -34,10 +34,17 @@ _DBL_EPSILON = numpy.finfo(numpy.float64).eps
 # ---------------------------------------------------------------------------------------
 # The two correlations, on real arrays, into a fresh array of the compute dtype.
 
+def _real_cval(cval):
+    """`cval` as the float SciPy's C code takes (its TypeError for a complex one)."""
+    if numpy.iscomplexobj(cval):
+        raise TypeError("must be real number, not complex")
+    return float(cval)
+
+
 def _correlate1d_real(x, weights, axis, mode, cval, origin):
     """`x` (real gpupy array) correlated along `axis` with float64 `weights`."""
     return _gpupy._correlate1d(x, [float(w) for w in weights], axis,
-                               len(weights) // 2 + origin, mode_code(mode), float(cval),
+                               len(weights) // 2 + origin, mode_code(mode), _real_cval(cval),
                                compute_dtype(x.dtype))
 
 
@@ -48,7 +55,7 @@ def _correlate_real(x, weights, mode, cval, origins):
     centers = numpy.array([n // 2 + o for n, o in zip(weights.shape, origins)], dtype=numpy.int64)
     values = [float(weights[tuple(t)]) for t in taps]
     offsets = [[int(v) for v in t - centers] for t in taps]
-    return _gpupy._correlate(x, values, offsets, mode_code(mode), float(cval),
+    return _gpupy._correlate(x, values, offsets, mode_code(mode), _real_cval(cval),
                              compute_dtype(x.dtype))
 
 
@@ -257,8 +264,7 @@ def _separable(input, output, passes, cval):
         im = _separable(input.imag, None, passes, numpy.imag(cval))
         out[...] = re + 1j * im
         return out
-    if numpy.iscomplexobj(cval):
-        raise ValueError("Cannot provide a complex-valued cval when the input is real.")
+    _real_cval(cval)
     p = _Passes(input, output)
     for weights, axis, mode, origin in passes:
         mode_code(mode)

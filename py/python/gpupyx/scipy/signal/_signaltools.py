@@ -50,17 +50,18 @@ def _reverse_and_conj(x):
 
 
 
-def _window(full, in_shape, k_shape, mode):
-    """The mode's part of a full convolution output."""
+def _window(full, in_shape, k_shape, mode, same_after=False):
+    """The mode's part of a full convolution output. 'same' starts at ``(k - 1) // 2``
+    (``k // 2`` with `same_after`, where ``correlate2d`` starts it)."""
     if mode == "full":
         return full
     if mode == "same":
-        start = [(k - 1) // 2 for k in k_shape]
+        start = [k // 2 if same_after else (k - 1) // 2 for k in k_shape]
         return full[tuple(slice(s, s + n) for s, n in zip(start, in_shape))]
     return full[tuple(slice(k - 1, n) for n, k in zip(in_shape, k_shape))]
 
 
-def _direct_real(x, w, mode, pad_mode, fillvalue):
+def _direct_real(x, w, mode, pad_mode, fillvalue, same_after=False):
     """The full direct correlation `out[i] = sum_k w[k] * P[i + k]` of the real `x` padded
     by `w.shape - 1` on each side (`pad_mode`), cut to `mode`'s window: with `w` the
     reversed kernel this is the convolution. `w` is a host float64 array."""
@@ -75,11 +76,12 @@ def _direct_real(x, w, mode, pad_mode, fillvalue):
     taps = numpy.argwhere(numpy.ones(k_shape, dtype=bool))
     r = _gpupy._correlate(p, w.ravel().tolist(), taps.tolist(), 1, 0.0, cdt)
     full = r[tuple(slice(0, n + k - 1) for n, k in zip(x.shape, k_shape))]
-    return _window(full, x.shape, k_shape, mode)
+    return _window(full, x.shape, k_shape, mode, same_after)
 
 
-def _direct(in1, in2, mode, pad_mode, fillvalue, flip):
-    """Direct convolution (`flip`) or correlation of any real or complex operands."""
+def _direct(in1, in2, mode, pad_mode, fillvalue, flip, same_after=False):
+    """Direct convolution (`flip`) or correlation of any real or complex operands
+    (`same_after`: see `_window`)."""
     dtype = numpy.result_type(in1.dtype, in2.dtype)
     w = gp.asnumpy(in2) if isinstance(in2, gp.ndarray) else numpy.asarray(in2)
     w = w[(slice(None, None, -1),) * w.ndim] if flip else w.conj()
@@ -92,7 +94,8 @@ def _direct(in1, in2, mode, pad_mode, fillvalue, flip):
         re, im = 0, 0
         for a, (xp_, f) in enumerate(xs):
             for b, wp in enumerate(ws):
-                d = _direct_real(xp_, numpy.ascontiguousarray(wp, numpy.float64), mode, pad_mode, f)
+                d = _direct_real(xp_, numpy.ascontiguousarray(wp, numpy.float64), mode, pad_mode, f,
+                                 same_after)
                 if a + b == 1:
                     im = im + d
                 elif a == 1:
@@ -101,7 +104,7 @@ def _direct(in1, in2, mode, pad_mode, fillvalue, flip):
                     re = re + d
         return (re + 1j * im).astype(dtype)
     return cast_like_c(_direct_real(in1, numpy.ascontiguousarray(w, numpy.float64), mode, pad_mode,
-                                float(fillvalue)), dtype)
+                                    float(fillvalue), same_after), dtype)
 
 
 def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
@@ -126,7 +129,7 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
         in1, in2 = in2, in1
     _check_mode(mode)
     pad_mode = _boundary(boundary)
-    out = _direct(in1, in2, mode, pad_mode, fillvalue, False)
+    out = _direct(in1, in2, mode, pad_mode, fillvalue, False, same_after=True)
     return out[::-1, ::-1] if swapped else out
 
 
