@@ -342,23 +342,38 @@ def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0):
     return _edge(input, axis, output, mode, cval, [1.0, 2.0, 1.0])
 
 
-def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,
-                    extra_arguments=(), extra_keywords=None, *, axes=None):
-    """N-d Laplace filter from a second-derivative function (``scipy.ndimage.generic_laplace``)."""
+def _sum_over_axes(input, derivative, output, mode, cval, extra_arguments, extra_keywords, axes,
+                   square):
+    """SciPy's shared loop of ``generic_laplace`` and ``generic_gradient_magnitude``: the
+    derivative along each axis (squared when `square`) summed into the output, whose
+    dtype each term takes; no axes copies the input."""
     extra_keywords = extra_keywords or {}
     input = as_device(input)
     output = get_output(output, input)
     axes = check_axes(axes, input.ndim)
-    if len(axes) > 0:
-        modes = normalize_sequence(mode, len(axes))
-        derivative2(input, axes[0], output, modes[0], cval, *extra_arguments, **extra_keywords)
-        for k in range(1, len(axes)):
-            tmp = derivative2(input, axes[k], output.dtype, modes[k], cval, *extra_arguments,
-                              **extra_keywords)
-            output += tmp
-    else:
+    if not axes:
         output[...] = input
+        return output
+    modes = normalize_sequence(mode, len(axes))
+    derivative(input, axes[0], output, modes[0], cval, *extra_arguments, **extra_keywords)
+    if square:
+        gp.multiply(output, output, output)
+    for k in range(1, len(axes)):
+        tmp = derivative(input, axes[k], output.dtype, modes[k], cval, *extra_arguments,
+                         **extra_keywords)
+        if square:
+            gp.multiply(tmp, tmp, tmp)
+        output += tmp
+    if square:
+        gp.sqrt(output, output, casting="unsafe")
     return output
+
+
+def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,
+                    extra_arguments=(), extra_keywords=None, *, axes=None):
+    """N-d Laplace filter from a second-derivative function (``scipy.ndimage.generic_laplace``)."""
+    return _sum_over_axes(input, derivative2, output, mode, cval, extra_arguments, extra_keywords,
+                          axes, square=False)
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
@@ -392,23 +407,8 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
                                extra_arguments=(), extra_keywords=None, *, axes=None):
     """Gradient magnitude from a first-derivative function
     (``scipy.ndimage.generic_gradient_magnitude``)."""
-    extra_keywords = extra_keywords or {}
-    input = as_device(input)
-    output = get_output(output, input)
-    axes = check_axes(axes, input.ndim)
-    if len(axes) > 0:
-        modes = normalize_sequence(mode, len(axes))
-        derivative(input, axes[0], output, modes[0], cval, *extra_arguments, **extra_keywords)
-        gp.multiply(output, output, output)
-        for k in range(1, len(axes)):
-            tmp = derivative(input, axes[k], output.dtype, modes[k], cval, *extra_arguments,
-                             **extra_keywords)
-            gp.multiply(tmp, tmp, tmp)
-            output += tmp
-        gp.sqrt(output, output, casting="unsafe")
-    else:
-        output[...] = input
-    return output
+    return _sum_over_axes(input, derivative, output, mode, cval, extra_arguments, extra_keywords,
+                          axes, square=True)
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
