@@ -56,14 +56,23 @@ def cases(rng):
     taps9 = list(rng.standard_normal(9))
     k3 = rng.standard_normal((3, 3))
     k31 = rng.standard_normal((31, 31))
+    ks = {k: rng.standard_normal((k, k)) for k in (3, 5, 7, 15)}
+    conv2d = [(f"convolve2d {k}x{k} same fill", (4096, 4096), "signal",
+               lambda m, x, k=k: m.convolve2d(x, dev(m, ks[k]), mode="same")) for k in (3, 5, 7, 15)]
     return [
         ("convolve2d 3x3 same symm (1k^2)", (1024, 1024), "signal",
          lambda m, x: m.convolve2d(x, dev(m, k3), mode="same", boundary="symm")),
-        ("convolve2d 5x5 same fill", (4096, 4096), "signal", lambda m, x: m.convolve2d(x, dev(m, w5), mode="same")),
+        *conv2d,
         ("fftconvolve 31x31 same", (4096, 4096), "signal", lambda m, x: m.fftconvolve(x, dev(m, k31), mode="same")),
         ("correlate1d 9 taps, axis 1", (4096, 4096), "ndimage", lambda m, x: m.correlate1d(x, dev(m, taps9), axis=1)),
         ("correlate1d 9 taps, axis 0", (4096, 4096), "ndimage", lambda m, x: m.correlate1d(x, dev(m, taps9), axis=0)),
-        ("gaussian_filter sigma 2", (4096, 4096), "ndimage", lambda m, x: m.gaussian_filter(x, 2.0)),
+        *[(f"gaussian_filter sigma {s}", (4096, 4096), "ndimage",
+           lambda m, x, s=s: m.gaussian_filter(x, float(s))) for s in (1, 3, 10)],
+        ("median_filter 3x3", (4096, 4096), "ndimage", lambda m, x: m.median_filter(x, 3)),
+        ("median_filter 5x5", (4096, 4096), "ndimage", lambda m, x: m.median_filter(x, 5)),
+        ("minimum_filter 5", (4096, 4096), "ndimage", lambda m, x: m.minimum_filter(x, 5)),
+        ("rank_filter 7x7 rank 10", (4096, 4096), "ndimage", lambda m, x: m.rank_filter(x, 10, 7)),
+        ("binary_erosion 3x3 cross", (4096, 4096), "ndimage", lambda m, x: m.binary_erosion(x > 0)),
         ("uniform_filter 5", (4096, 4096), "ndimage", lambda m, x: m.uniform_filter(x, 5)),
         ("sobel axis 0", (4096, 4096), "ndimage", lambda m, x: m.sobel(x, axis=0)),
         ("convolve 5x5, reflect", (4096, 4096), "ndimage", lambda m, x: m.convolve(x, dev(m, w5))),

@@ -95,14 +95,20 @@ pub fn to_device(device: &'static Device, dst: u64, src: &[u8]) -> Result<()> {
         return Ok(());
     }
     let s = stream::current_stream(device);
-    if src.len() < PIPELINE_FROM || is_pinned(device, src.as_ptr())? {
+    let pinned = is_pinned(device, src.as_ptr())?;
+    if src.len() < PIPELINE_FROM || pinned {
         device.bind()?;
         // SAFETY: `dst` holds `src.len()` bytes (the caller's contract); `src` is
-        // borrowed until the wait below.
+        // borrowed until the call returns (pageable) or the wait below (pinned).
         check("cuMemcpyHtoDAsync", unsafe {
             result::memcpy_htod_async(dst, src, s.raw())
         })?;
-        return s.synchronize();
+        // From pageable memory the driver has copied `src` into its own staging memory
+        // when the call returns (CUDA's "API synchronization behavior"), so the stream
+        // need not be waited for: a small upload (filter taps, a shape table) does not
+        // stall the host behind the queued kernels. The engine reads pinned memory
+        // later, while the stream runs: that copy is waited for.
+        return if pinned { s.synchronize() } else { Ok(()) };
     }
     let share = src.len().div_ceil(workers(src.len()));
     let parts = src.chunks(share).enumerate();

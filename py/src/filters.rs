@@ -1,9 +1,9 @@
 //! Filter bindings: the private entry points behind `gpupyx.scipy.ndimage`'s filters.
 //! SciPy's signatures, output dtypes, origins and the filters built from correlations
 //! live in Python (`python/gpupyx/scipy/ndimage/`); these correlate into a fresh array
-//! of the compute dtype.
+//! of the compute dtype, or order-filter into one of the order dtype.
 
-use gpupy_host::ops::filters::{self, Mode};
+use gpupy_host::ops::filters::{self, Mode, Weights};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -41,20 +41,65 @@ fn _correlate1d(
 }
 
 /// SciPy's `correlate` by a list of taps (weights and per-axis offsets from the output
-/// coordinate), computed in `dtype` (float32 or float64).
+/// coordinate), computed in `dtype` (float32 or float64). `weights` is a list of floats
+/// or a gpupy array (read on the device, no transfer: its elements in C order).
 #[pyfunction]
 fn _correlate(
     py: Python<'_>,
     a: PyRef<'_, NdArray>,
-    weights: Vec<f64>,
+    weights: &Bound<'_, PyAny>,
     offsets: Vec<Vec<i64>>,
     mode_code: u32,
     cval: f64,
     dtype: &Bound<'_, PyAny>,
 ) -> PyResult<Py<NdArray>> {
     let (a, mode, dtype) = (a.inner.clone(), mode(mode_code)?, to_dtype(py, dtype)?);
+    let out = if let Ok(w) = weights.cast::<NdArray>() {
+        let w = w.borrow().inner.clone();
+        py.detach(|| filters::correlate(&a, Weights::Device(&w), &offsets, mode, cval, dtype))
+    } else {
+        let w: Vec<f64> = weights.extract()?;
+        py.detach(|| filters::correlate(&a, Weights::Host(&w), &offsets, mode, cval, dtype))
+    }
+    .or_raise()?;
+    NdArray::wrap(py, out)
+}
+
+/// SciPy's minimum (`maximum=False`) or maximum filter by a list of taps (per-axis
+/// offsets from the output coordinate), in the order dtype `dtype` (float32, float64,
+/// int64 or uint64).
+#[pyfunction]
+fn _extreme(
+    py: Python<'_>,
+    a: PyRef<'_, NdArray>,
+    offsets: Vec<Vec<i64>>,
+    maximum: bool,
+    mode_code: u32,
+    cval: f64,
+    dtype: &Bound<'_, PyAny>,
+) -> PyResult<Py<NdArray>> {
+    let (a, mode, dtype) = (a.inner.clone(), mode(mode_code)?, to_dtype(py, dtype)?);
     let out = py
-        .detach(|| filters::correlate(&a, &weights, &offsets, mode, cval, dtype))
+        .detach(|| filters::extreme(&a, &offsets, maximum, mode, cval, dtype))
+        .or_raise()?;
+    NdArray::wrap(py, out)
+}
+
+/// SciPy's rank filter (rank 0 the smallest) by a list of taps, in the order dtype
+/// `dtype` (float32, float64, int64 or uint64).
+#[pyfunction]
+fn _rank(
+    py: Python<'_>,
+    a: PyRef<'_, NdArray>,
+    offsets: Vec<Vec<i64>>,
+    rank: usize,
+    mode_code: u32,
+    cval: f64,
+    dtype: &Bound<'_, PyAny>,
+) -> PyResult<Py<NdArray>> {
+    let (a, mode, dtype) = (a.inner.clone(), mode(mode_code)?, to_dtype(py, dtype)?);
+    let out = py
+        .detach(|| filters::rank(&a, &offsets, rank, mode, cval, dtype))
         .or_raise()?;
     NdArray::wrap(py, out)
 }
@@ -62,5 +107,7 @@ fn _correlate(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_correlate1d, m)?)?;
     m.add_function(wrap_pyfunction!(_correlate, m)?)?;
+    m.add_function(wrap_pyfunction!(_extreme, m)?)?;
+    m.add_function(wrap_pyfunction!(_rank, m)?)?;
     Ok(())
 }

@@ -1,15 +1,17 @@
-//! The filter kernels (see the module comment): a thread per output, grid-strided.
+//! The filter kernels (see the module comment): a thread per output, grid-strided. The
+//! n-d kernels are a walk (the interior box, or a region near the edges) times what is
+//! made of each output's window: a weighted sum, an extreme, a rank selection.
 
 use core::arch::asm;
 
+use super::select::{Order, extreme, select_strided, select9, select25};
 use super::{FILTER_DIMS, Filter1d, FilterBox, FilterNd, Mode, map_coord};
 use crate::args::IndexWidth;
-use crate::gpu::grid_stride;
+use crate::gpu::{block_dim, block_idx, grid_dim, grid_stride, smem_generic, thread_idx};
 
 /// The arithmetic of the compute types.
-trait Acc: Copy {
+trait Acc: Order {
     const ZERO: Self;
-    fn from_f64(v: f64) -> Self;
     /// `acc + w * x`, rounded once.
     fn fma(w: Self, x: Self, acc: Self) -> Self;
 }
@@ -18,10 +20,6 @@ macro_rules! acc_impl {
     ($($t:ident $reg:ident $ty:literal)*) => { $(
         impl Acc for $t {
             const ZERO: $t = 0.0;
-            #[inline(always)]
-            fn from_f64(v: f64) -> $t {
-                v as $t
-            }
             #[inline(always)]
             fn fma(w: $t, x: $t, acc: $t) -> $t {
                 let d: $t;
@@ -95,29 +93,80 @@ unsafe fn correlate1d<T: Acc>(x: *const T, w: *const T, out: *mut T, a: &Filter1
     }
 }
 
-/// `out[c] = sum_t w[t] * x[c + off[t]]` over a region of an n-d array (see `FilterNd`).
-///
-/// # Safety
-/// `x` and `out` hold the C-contiguous shape `a.shape[..a.ndim]` (every extent at least
-/// 1, `ndim <= FILTER_DIMS`), the region lies inside it; `w` holds `a.ntaps` weights
-/// and `off` `a.ntaps * FILTER_DIMS` offsets.
-#[inline(always)]
-unsafe fn correlate_nd<T: Acc>(
+/// The taps of an output inside the box: `x[p + lin[t]]`, no boundary tests.
+struct Inside<T> {
     x: *const T,
-    w: *const T,
+    lin: *const i64,
+    p: i64,
+}
+
+impl<T: Copy> Inside<T> {
+    /// Tap `t`'s input value.
+    ///
+    /// # Safety
+    /// `t < ntaps`, and the window of `p` lies inside `x` (the box's contract).
+    #[inline(always)]
+    unsafe fn at(&self, t: usize) -> T {
+        unsafe { *self.x.add((self.p + *self.lin.add(t)) as usize) }
+    }
+}
+
+/// The taps of an output at coordinates `c` (innermost first) near an edge: each
+/// coordinate mapped by the boundary mode, or `cval` where `Constant` leaves the array.
+struct Edge<'a, T> {
+    x: *const T,
     off: *const i32,
-    out: *mut T,
-    a: &FilterNd,
-) {
+    a: &'a FilterNd,
+    c: [i64; FILTER_DIMS],
+    mode: Mode,
+    cval: T,
+}
+
+impl<T: Copy> Edge<'_, T> {
+    /// Tap `t`'s input value (or `cval`).
+    ///
+    /// # Safety
+    /// `t < ntaps`; `off` holds `FILTER_DIMS` offsets per tap; `x` has `a.shape`.
+    #[inline(always)]
+    unsafe fn at(&self, t: usize) -> T {
+        let (a, nd) = (self.a, self.a.ndim as usize);
+        // The tap's input offset, or None where a constant-mode coordinate falls out.
+        let mut at = Some(0i64);
+        let mut step = 1i64;
+        macro_rules! tap {
+            ($($d:literal)*) => { $(
+                if $d < nd {
+                    let n = a.shape[$d] as i64;
+                    // SAFETY: t < ntaps; the offsets hold FILTER_DIMS per tap.
+                    let o = unsafe { *self.off.add(t * FILTER_DIMS + $d) } as i64;
+                    at = match (at, map_coord(self.c[$d] + o, n, self.mode)) {
+                        (Some(q), Some(m)) => Some(q + m * step),
+                        _ => None,
+                    };
+                    step *= n;
+                }
+            )* };
+        }
+        tap!(0 1 2 3 4 5 6 7);
+        let _ = step;
+        match at {
+            // SAFETY: a mapped offset is inside the array.
+            Some(q) => unsafe { *self.x.add(q as usize) },
+            None => self.cval,
+        }
+    }
+}
+
+/// Calls `each(p, c)` for every output of a region of an n-d array (see `FilterNd`),
+/// grid-strided: `p` its element index, `c` its coordinates (innermost first).
+#[inline(always)]
+fn walk_region(a: &FilterNd, mut each: impl FnMut(i64, [i64; FILTER_DIMS])) {
     let (first, stride) = grid_stride();
     let small = a.n < 1 << 31;
     let nd = a.ndim as usize;
-    let mode = Mode::from_code(a.mode);
-    let cval = T::from_f64(a.cval);
     let mut i = first;
     while i < a.n {
-        // Coordinates, innermost first; constant indices after unrolling keep them in
-        // registers. `p` is the output's element index.
+        // Constant indices after unrolling keep the coordinates in registers.
         let mut c = [0i64; FILTER_DIMS];
         let (mut rem, mut p, mut step) = (i, 0i64, 1i64);
         macro_rules! coords {
@@ -133,54 +182,15 @@ unsafe fn correlate_nd<T: Acc>(
         }
         coords!(0 1 2 3 4 5 6 7);
         let _ = (rem, step); // the last axis's quotient and step are not needed
-        let mut acc = T::ZERO;
-        for t in 0..a.ntaps as usize {
-            // The tap's input offset, or None where a constant-mode coordinate falls out.
-            let mut at = Some(0i64);
-            let mut step = 1i64;
-            macro_rules! tap {
-                ($($d:literal)*) => { $(
-                    if $d < nd {
-                        let n = a.shape[$d] as i64;
-                        // SAFETY: t < ntaps; the offsets hold FILTER_DIMS per tap.
-                        let o = unsafe { *off.add(t * FILTER_DIMS + $d) } as i64;
-                        at = match (at, map_coord(c[$d] + o, n, mode)) {
-                            (Some(q), Some(m)) => Some(q + m * step),
-                            _ => None,
-                        };
-                        step *= n;
-                    }
-                )* };
-            }
-            tap!(0 1 2 3 4 5 6 7);
-            let _ = step;
-            // SAFETY: t < ntaps; a mapped offset is inside the array.
-            let wt = unsafe { *w.add(t) };
-            let v = match at {
-                Some(q) => unsafe { *x.add(q as usize) },
-                None => cval,
-            };
-            acc = T::fma(wt, v, acc);
-        }
-        // SAFETY: p is inside the array (the region is).
-        unsafe { *out.add(p as usize) = acc };
+        each(p, c);
         i += stride;
     }
 }
 
-/// The interior box of an n-d correlation (see `FilterBox`): no boundary tests.
-///
-/// # Safety
-/// The box lies inside the array `x`/`out` (element strides `a.stride`) and every
-/// output in it has its whole window inside; `w` and `lin` hold `a.ntaps` entries.
+/// Calls `each(p)` for every output of the interior box (see `FilterBox`), grid-strided:
+/// `p` its element index.
 #[inline(always)]
-unsafe fn correlate_box<T: Acc>(
-    x: *const T,
-    w: *const T,
-    lin: *const i64,
-    out: *mut T,
-    a: &FilterBox,
-) {
+fn walk_box(a: &FilterBox, mut each: impl FnMut(i64)) {
     let (first, stride) = grid_stride();
     let small = a.n < 1 << 31;
     let nd = a.ndim as usize;
@@ -199,18 +209,99 @@ unsafe fn correlate_box<T: Acc>(
         }
         coords!(0 1 2 3 4 5 6 7);
         let _ = rem; // the last axis's quotient is not needed
-        let mut acc = T::ZERO;
-        for t in 0..a.ntaps as usize {
-            // SAFETY: t < ntaps; the window of p is inside the array.
-            unsafe {
-                let q = p as i64 + *lin.add(t);
-                acc = T::fma(*w.add(t), *x.add(q as usize), acc);
-            }
-        }
-        // SAFETY: p is inside the array.
-        unsafe { *out.add(p as usize) = acc };
+        each(p as i64);
         i += stride;
     }
+}
+
+/// `sum_t w[t] * value(t)`, in tap order, one rounding per tap.
+///
+/// # Safety
+/// `w` holds `n` weights; `value(t)` is safe to call for `t < n`.
+#[inline(always)]
+unsafe fn weighted<T: Acc>(w: *const T, n: usize, value: impl Fn(usize) -> T) -> T {
+    let mut acc = T::ZERO;
+    for t in 0..n {
+        // SAFETY: t < n.
+        acc = T::fma(unsafe { *w.add(t) }, value(t), acc);
+    }
+    acc
+}
+
+/// `out[c] = sum_t w[t] * x[c + off[t]]` over a region of an n-d array (see `FilterNd`).
+///
+/// # Safety
+/// `x` and `out` hold the C-contiguous shape `a.shape[..a.ndim]` (every extent at least
+/// 1, `ndim <= FILTER_DIMS`), the region lies inside it; `w` holds `a.ntaps` weights
+/// and `off` `a.ntaps * FILTER_DIMS` offsets.
+#[inline(always)]
+unsafe fn correlate_nd<T: Acc>(
+    x: *const T,
+    w: *const T,
+    off: *const i32,
+    out: *mut T,
+    a: &FilterNd,
+) {
+    let (mode, cval) = (Mode::from_code(a.mode), T::from_f64(a.cval));
+    walk_region(a, |p, c| {
+        let e = Edge { x, off, a, c, mode, cval };
+        // SAFETY: per the contract (taps below ntaps; p inside the region).
+        unsafe { *out.add(p as usize) = weighted(w, a.ntaps as usize, |t| e.at(t)) };
+    });
+}
+
+/// The interior box of an n-d correlation (see `FilterBox`): no boundary tests.
+///
+/// # Safety
+/// The box lies inside the array `x`/`out` (element strides `a.stride`) and every
+/// output in it has its whole window inside; `w` and `lin` hold `a.ntaps` entries.
+#[inline(always)]
+unsafe fn correlate_box<T: Acc>(
+    x: *const T,
+    w: *const T,
+    lin: *const i64,
+    out: *mut T,
+    a: &FilterBox,
+) {
+    walk_box(a, |p| {
+        let v = Inside { x, lin, p };
+        // SAFETY: per the contract.
+        unsafe { *out.add(p as usize) = weighted(w, a.ntaps as usize, |t| v.at(t)) };
+    });
+}
+
+/// A thread's scratch for `select_strided`: its slots `stride` apart in `scratch`
+/// (global memory, one slot column per thread of the grid) or, when `scratch` is null,
+/// in the block's dynamic shared memory (one column per thread of the block).
+#[inline(always)]
+fn scratch_of<T>(scratch: *mut T) -> (*mut T, usize) {
+    let (tid, bdim) = (thread_idx() as usize, block_dim() as usize);
+    if scratch.is_null() {
+        ((smem_generic(0) as *mut T).wrapping_add(tid), bdim)
+    } else {
+        let threads = bdim * grid_dim() as usize;
+        (scratch.wrapping_add(block_idx() as usize * bdim + tid), threads)
+    }
+}
+
+/// Copies the window into the thread's scratch and selects rank `r` there.
+///
+/// # Safety
+/// The scratch column holds `n` slots (`scratch_of`'s contract with the host);
+/// `value(t)` is safe to call for `t < n`; `r < n`.
+#[inline(always)]
+unsafe fn select_in_scratch<T: Order>(
+    (base, stride): (*mut T, usize),
+    n: usize,
+    r: usize,
+    value: impl Fn(usize) -> T,
+) -> T {
+    for t in 0..n {
+        // SAFETY: slot t of the column.
+        unsafe { *base.add(t * stride) = value(t) };
+    }
+    // SAFETY: the column holds n slots.
+    unsafe { select_strided(base, stride, n, r) }
 }
 
 macro_rules! filter_entries {
@@ -239,3 +330,76 @@ macro_rules! filter_entries {
     )* };
 }
 crate::for_each_filter_type!(filter_entries);
+
+// The order filters. Contracts as the correlations' (`correlate_nd` for the edge
+// kernels, `correlate_box` for the box kernels), with no weights; `a.select` is the rank
+// (`r < ntaps`) or 0/1 for minimum/maximum; `ntaps >= 1`; a register kernel takes at
+// most its tier's taps; the scratch kernels' `scratch` is null with a shared column of
+// `ntaps` slots per thread, or global memory of `ntaps` slots per thread of the grid.
+macro_rules! order_entries {
+    ([] $($t:ident)*) => { $(
+        const _: () = {
+            #[unsafe(export_name = concat!("gpupy_extreme_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn en(a: FilterNd, x: *const $t, off: *const i32, out: *mut $t) {
+                let (mode, cval) = (Mode::from_code(a.mode), <$t as Order>::from_f64(a.cval));
+                walk_region(&a, |p, c| {
+                    let e = Edge { x, off, a: &a, c, mode, cval };
+                    // SAFETY: per the contract above.
+                    unsafe { *out.add(p as usize) = extreme(|t| e.at(t), a.ntaps as usize, a.select == 1) };
+                });
+            }
+            #[unsafe(export_name = concat!("gpupy_extreme_box_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn eb(a: FilterBox, x: *const $t, lin: *const i64, out: *mut $t) {
+                walk_box(&a, |p| {
+                    let v = Inside { x, lin, p };
+                    // SAFETY: per the contract above.
+                    unsafe { *out.add(p as usize) = extreme(|t| v.at(t), a.ntaps as usize, a.select == 1) };
+                });
+            }
+            #[unsafe(export_name = concat!("gpupy_rank_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn rn(
+                a: FilterNd, x: *const $t, off: *const i32, scratch: *mut $t, out: *mut $t,
+            ) {
+                let (mode, cval) = (Mode::from_code(a.mode), <$t as Order>::from_f64(a.cval));
+                let column = scratch_of(scratch);
+                walk_region(&a, |p, c| {
+                    let e = Edge { x, off, a: &a, c, mode, cval };
+                    let (n, r) = (a.ntaps as usize, a.select as usize);
+                    // SAFETY: per the contract above.
+                    unsafe { *out.add(p as usize) = select_in_scratch(column, n, r, |t| e.at(t)) };
+                });
+            }
+            #[unsafe(export_name = concat!("gpupy_rank_box_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn rb(
+                a: FilterBox, x: *const $t, lin: *const i64, scratch: *mut $t, out: *mut $t,
+            ) {
+                let column = scratch_of(scratch);
+                walk_box(&a, |p| {
+                    let v = Inside { x, lin, p };
+                    let (n, r) = (a.ntaps as usize, a.select as usize);
+                    // SAFETY: per the contract above.
+                    unsafe { *out.add(p as usize) = select_in_scratch(column, n, r, |t| v.at(t)) };
+                });
+            }
+            #[unsafe(export_name = concat!("gpupy_rank_box9_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn r9(a: FilterBox, x: *const $t, lin: *const i64, out: *mut $t) {
+                walk_box(&a, |p| {
+                    let v = Inside { x, lin, p };
+                    let (n, r) = (a.ntaps as usize, a.select as usize);
+                    // SAFETY: per the contract above (n <= 9).
+                    unsafe { *out.add(p as usize) = select9(|t| v.at(t), n, r) };
+                });
+            }
+            #[unsafe(export_name = concat!("gpupy_rank_box25_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn r25(a: FilterBox, x: *const $t, lin: *const i64, out: *mut $t) {
+                walk_box(&a, |p| {
+                    let v = Inside { x, lin, p };
+                    let (n, r) = (a.ntaps as usize, a.select as usize);
+                    // SAFETY: per the contract above (n <= 25).
+                    unsafe { *out.add(p as usize) = select25(|t| v.at(t), n, r) };
+                });
+            }
+        };
+    )* };
+}
+crate::for_each_order_type!(order_entries);

@@ -15,6 +15,14 @@
 //! Inputs and outputs are C-contiguous arrays of the compute type (float32 or float64;
 //! the host converts other dtypes as SciPy's and CuPy's rules say), weights are of the
 //! compute type, and the taps accumulate in it.
+//!
+//! The same two walks (the interior box, the edge regions) serve the order filters:
+//! `minimum_filter`/`maximum_filter` (and the grey and binary morphology built on them)
+//! and `rank_filter`/`median_filter`/`percentile_filter`, whose meaning is in
+//! [`select`]. They run in the input's own order type (`f32`, `f64`, `i64`, `u64`: the
+//! host widens narrower integers exactly), so results are input values, bit for bit.
+
+pub mod select;
 
 /// SciPy's boundary modes for filters (`ndimage`'s `mode=`): `grid-mirror` is `Reflect`,
 /// `grid-constant` is `Constant`, `grid-wrap` is `Wrap`.
@@ -121,7 +129,9 @@ pub struct FilterNd {
     pub ndim: u32,
     pub ntaps: u32,
     pub mode: u32,
-    pub _pad: u32,
+    /// The order filters' choice: the rank (rank kernels), 0 minimum or 1 maximum
+    /// (extreme kernels); correlations ignore it.
+    pub select: u32,
     pub cval: f64,
     pub shape: [u64; FILTER_DIMS],
     pub start: [u64; FILTER_DIMS],
@@ -140,6 +150,9 @@ pub struct FilterBox {
     pub n: u64,
     pub ndim: u32,
     pub ntaps: u32,
+    /// As `FilterNd::select`.
+    pub select: u32,
+    pub _pad: u32,
     pub shape: [u64; FILTER_DIMS],
     pub magic: [u32; FILTER_DIMS],
     pub shift: [u32; FILTER_DIMS],
@@ -156,6 +169,12 @@ macro_rules! for_each_filter_type {
     ($m:ident $(, $extra:tt)*) => { $m! { [$($extra)*] f32 f64 } };
 }
 
+/// The order types of the minimum, maximum and rank filters.
+#[macro_export]
+macro_rules! for_each_order_type {
+    ($m:ident $(, $extra:tt)*) => { $m! { [$($extra)*] f32 f64 i64 u64 } };
+}
+
 macro_rules! type_names {
     ([$prefix:literal] $($t:ident)*) => { &[$(concat!($prefix, stringify!($t))),*] };
 }
@@ -169,6 +188,19 @@ crate::module_parts! {
         CorrelateNd = crate::for_each_filter_type!(type_names, "gpupy_correlate_"),
         /// n-d correlation: the interior box.
         CorrelateBox = crate::for_each_filter_type!(type_names, "gpupy_correlate_box_"),
+        /// Minimum or maximum over a footprint: the outputs near the edges
+        /// (`for_each_order_type!`).
+        ExtremeNd = crate::for_each_order_type!(type_names, "gpupy_extreme_"),
+        /// Minimum or maximum: the interior box.
+        ExtremeBox = crate::for_each_order_type!(type_names, "gpupy_extreme_box_"),
+        /// Rank selection in scratch memory (`select_strided`): near the edges.
+        RankNd = crate::for_each_order_type!(type_names, "gpupy_rank_"),
+        /// Rank selection in scratch memory: the interior box.
+        RankBox = crate::for_each_order_type!(type_names, "gpupy_rank_box_"),
+        /// Rank selection of at most 9 taps in registers: the interior box.
+        RankBox9 = crate::for_each_order_type!(type_names, "gpupy_rank_box9_"),
+        /// Rank selection of at most 25 taps in registers: the interior box.
+        RankBox25 = crate::for_each_order_type!(type_names, "gpupy_rank_box25_"),
     }
 }
 
@@ -182,6 +214,44 @@ fn slot(dtype: usize) -> Option<usize> {
     } else {
         None
     }
+}
+
+/// Slot of an order type (`f32`, `f64`, `i64`, `u64`) in the order parts.
+fn order_slot(dtype: usize) -> Option<usize> {
+    use crate::dtype::DTypeIndex;
+    [
+        <f32 as DTypeIndex>::INDEX,
+        <f64 as DTypeIndex>::INDEX,
+        <i64 as DTypeIndex>::INDEX,
+        <u64 as DTypeIndex>::INDEX,
+    ]
+    .iter()
+    .position(|&d| d == dtype)
+}
+
+/// The minimum/maximum kernels for order dtype `dtype`: the edges' and the box's.
+pub fn extreme(dtype: usize) -> Option<(crate::registry::Kernel, crate::registry::Kernel)> {
+    order_slot(dtype).map(|s| (Part::ExtremeNd.at(s), Part::ExtremeBox.at(s)))
+}
+
+/// The rank kernels for order dtype `dtype` and windows of `ntaps` taps: the edges'
+/// (scratch selection) and the box's (in registers for at most 25 taps, else scratch),
+/// with whether the box kernel uses scratch.
+pub fn rank(
+    dtype: usize,
+    ntaps: usize,
+) -> Option<(crate::registry::Kernel, crate::registry::Kernel, bool)> {
+    let [nine, twenty_five] = select::REGISTER_TIERS;
+    order_slot(dtype).map(|s| {
+        let (boxed, scratch) = if ntaps <= nine {
+            (Part::RankBox9, false)
+        } else if ntaps <= twenty_five {
+            (Part::RankBox25, false)
+        } else {
+            (Part::RankBox, true)
+        };
+        (Part::RankNd.at(s), boxed.at(s), scratch)
+    })
 }
 
 /// The 1-d correlation kernel for compute dtype `dtype` (float32 or float64).

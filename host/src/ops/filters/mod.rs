@@ -5,21 +5,37 @@
 //! The Python layer resolves SciPy's rules (output dtype, origins, the weights' dtype);
 //! these functions take the input in any dtype, convert it to the compute type
 //! (float32 or float64), check what the kernels rely on and launch. The result is a
-//! new C-contiguous array of the compute type and the input's shape.
+//! new C-contiguous array of the compute type and the input's shape. The order filters
+//! (`order.rs`: minimum, maximum, rank) do the same in an order type.
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::args::fast_divisor;
-use gpupy_kernels::filters::{FILTER_BLOCK, FILTER_DIMS, Filter1d, FilterBox, FilterNd};
+use gpupy_kernels::filters::{FILTER_BLOCK, Filter1d};
 
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::launch::Launch;
-use crate::ops::elementwise::copy::{astype, contiguous};
+use crate::ops::elementwise::copy::{astype, contiguous, same_device};
 use crate::ops::elementwise_grid;
+
+mod order;
+mod window;
+
+pub use order::{extreme, rank};
+use window::Window;
 
 /// The boundary modes (SciPy's, by launch code).
 pub use gpupy_kernels::filters::Mode;
+
+/// `x` as a C-contiguous array of `dtype` (itself when it already is one).
+fn as_contiguous(x: &Array, dtype: DType) -> Result<Array> {
+    if x.dtype() == dtype {
+        contiguous(x)
+    } else {
+        astype(x, dtype)
+    }
+}
 
 /// `x` as a C-contiguous array of `compute` (float32 or float64).
 fn compute_input(x: &Array, compute: DType) -> Result<Array> {
@@ -29,11 +45,15 @@ fn compute_input(x: &Array, compute: DType) -> Result<Array> {
             compute.name()
         )));
     }
-    if x.dtype() == compute {
-        contiguous(x)
-    } else {
-        astype(x, compute)
-    }
+    as_contiguous(x, compute)
+}
+
+/// The weights of an n-d correlation: host values, or a device array (any real dtype,
+/// any layout; its elements in C order are the taps' weights), which the filter reads
+/// without a transfer.
+pub enum Weights<'a> {
+    Host(&'a [f64]),
+    Device(&'a Array),
 }
 
 /// `weights` as a device array of `compute`.
@@ -126,22 +146,19 @@ pub fn correlate1d(
 /// (one offset per axis, C order), extended past the edges by `mode`.
 pub fn correlate(
     x: &Array,
-    weights: &[f64],
+    weights: Weights<'_>,
     offsets: &[Vec<i64>],
     mode: Mode,
     cval: f64,
     compute: DType,
 ) -> Result<Array> {
-    let nd = x.ndim();
-    if nd > FILTER_DIMS {
+    let count = match weights {
+        Weights::Host(w) => w.len(),
+        Weights::Device(w) => w.size(),
+    };
+    if offsets.len() != count {
         return Err(Error::Value(format!(
-            "gpupy's n-d filters take at most {FILTER_DIMS} dimensions, not {nd}"
-        )));
-    }
-    if offsets.len() != weights.len() || offsets.iter().any(|o| o.len() != nd) {
-        return Err(Error::Value(format!(
-            "{} filter weights need as many offsets of {nd} coordinates",
-            weights.len()
+            "{count} filter weights need as many offsets"
         )));
     }
     let src = compute_input(x, compute)?;
@@ -149,129 +166,49 @@ pub fn correlate(
     if x.size() == 0 {
         return Ok(out);
     }
-    let ntaps =
-        u32::try_from(weights.len()).map_err(|_| Error::Value("too many filter weights".into()))?;
-    let mut packed = vec![0i32; weights.len().max(1) * FILTER_DIMS];
-    let mut lin = vec![0i64; weights.len().max(1)];
-    let (mut lo, mut hi) = ([0i32; FILTER_DIMS], [0i32; FILTER_DIMS]);
-    for (t, o) in offsets.iter().enumerate() {
-        // Innermost first, as the kernel walks coordinates; C-order element strides.
-        let mut step = 1i64;
-        for (d, &v) in o.iter().rev().enumerate() {
-            let v32 = i32::try_from(v)
-                .map_err(|_| Error::Value(format!("filter offset {v} is too large")))?;
-            packed[t * FILTER_DIMS + d] = v32;
-            lin[t] += v * step;
-            step *= x.shape()[nd - 1 - d] as i64;
-            (lo[d], hi[d]) = if t == 0 {
-                (v32, v32)
-            } else {
-                (lo[d].min(v32), hi[d].max(v32))
-            };
+    if count == 0 {
+        // No tap: every output is an empty sum.
+        crate::ops::elementwise::fill::fill(&out, &vec![0u8; compute.itemsize()])?;
+        return Ok(out);
+    }
+    let w = match weights {
+        Weights::Host(w) => upload_weights(x, w, compute)?,
+        Weights::Device(w) => {
+            same_device(x, w)?;
+            as_contiguous(w, compute)?
         }
-    }
-    let device = x.device();
-    let w = upload_weights(
-        x,
-        if weights.is_empty() { &[0.0] } else { weights },
-        compute,
-    )?;
-    let off_bytes: Vec<u8> = packed.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let off = Array::from_host(device, &off_bytes, &[packed.len()], DType::Int32)?;
-    let lin_bytes: Vec<u8> = lin.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let lin = Array::from_host(device, &lin_bytes, &[lin.len()], DType::Int64)?;
-    // The interior box: along axis d (innermost first), the outputs c with
-    // 0 <= c + lo[d] and c + hi[d] < n, whose windows need no boundary test.
-    let shape: Vec<u64> = x.shape().iter().rev().map(|&n| n as u64).collect();
-    let mut b = FilterBox {
-        n: 1,
-        ndim: nd as u32,
-        ntaps,
-        shape: [1; FILTER_DIMS],
-        magic: [0; FILTER_DIMS],
-        shift: [0; FILTER_DIMS],
-        start: [0; FILTER_DIMS],
-        stride: [0; FILTER_DIMS],
     };
-    let mut step = 1u64;
-    for (d, &n) in shape.iter().enumerate() {
-        let first = (-(lo[d] as i64)).max(0) as u64;
-        let end = (n as i64 - hi[d].max(0) as i64).max(0) as u64;
-        b.shape[d] = end.saturating_sub(first);
-        (b.magic[d], b.shift[d]) = fast_divisor(b.shape[d]);
-        b.start[d] = first;
-        b.stride[d] = step;
-        b.n *= b.shape[d];
-        step *= n;
-    }
+    let device = x.device();
+    let win = Window::plan(device, x.shape(), offsets, mode, cval, 0)?;
     let (f, f_box) = kernels::filters::correlate(compute as usize)
         .ok_or_else(|| Error::Type(format!("no n-d filter for {}", compute.name())))?;
-    // The regions with boundary tests: the whole array when the box is empty, else the
-    // shell around it, cut in slabs: slab (d, side) takes axes below d inside the box,
-    // axis d before or after it, axes above d whole.
-    let mut regions: Vec<(Vec<u64>, Vec<u64>)> = Vec::new();
-    if b.n == 0 {
-        regions.push((vec![0; nd], shape.clone()));
-    } else {
-        for d in 0..nd {
-            let (first, end) = (b.start[d], b.start[d] + b.shape[d]);
-            for (lo_d, hi_d) in [(0, first), (end, shape[d])] {
-                if hi_d <= lo_d {
-                    continue;
-                }
-                let mut start = vec![0u64; nd];
-                let mut extent = shape.clone();
-                for j in 0..d {
-                    (start[j], extent[j]) = (b.start[j], b.shape[j]);
-                }
-                (start[d], extent[d]) = (lo_d, hi_d - lo_d);
-                regions.push((start, extent));
-            }
-        }
+    let b = win.interior;
+    if b.n > 0 {
         // (b, x, w, lin, out) is the box kernel's parameter list: the box holds the
-        // outputs whose window (lo..=hi along each axis, the taps' extremes computed
-        // with lin above) lies inside the C-contiguous arrays src/out of x's shape.
+        // outputs whose window lies inside the C-contiguous arrays src/out of x's shape
+        // (Window::plan), w and lin hold ntaps entries.
         Launch::new(device, f_box)?
             .grid(elementwise_grid(device, b.n))
             .block(FILTER_BLOCK)
             .arg(b)
             .arg(src.data_ptr())
             .arg(w.data_ptr())
-            .arg(lin.data_ptr())
+            .arg(win.lin.data_ptr())
             .arg(out.data_ptr())
             .run()?;
     }
-    for (start, extent) in regions {
-        let mut args = FilterNd {
-            n: extent.iter().product(),
-            ndim: nd as u32,
-            ntaps,
-            mode: mode as u32,
-            _pad: 0,
-            cval,
-            shape: [1; FILTER_DIMS],
-            start: [0; FILTER_DIMS],
-            rshape: [1; FILTER_DIMS],
-            rmagic: [0; FILTER_DIMS],
-            rshift: [0; FILTER_DIMS],
-        };
-        for d in 0..nd {
-            args.shape[d] = shape[d];
-            args.start[d] = start[d];
-            args.rshape[d] = extent[d];
-            (args.rmagic[d], args.rshift[d]) = fast_divisor(extent[d]);
-        }
+    for args in &win.edges {
         // (args, x, w, off, out) is the kernel's parameter list: src and out are
         // C-contiguous arrays of the shape in args (nd <= FILTER_DIMS, extents >= 1, as
-        // the array is not empty), the region (start + rshape) lies inside it, w holds
-        // ntaps weights and off ntaps * FILTER_DIMS offsets.
+        // the array is not empty), the region lies inside it, w holds ntaps weights and
+        // off ntaps * FILTER_DIMS offsets.
         Launch::new(device, f)?
             .grid(elementwise_grid(device, args.n))
             .block(FILTER_BLOCK)
-            .arg(args)
+            .arg(*args)
             .arg(src.data_ptr())
             .arg(w.data_ptr())
-            .arg(off.data_ptr())
+            .arg(win.off.data_ptr())
             .arg(out.data_ptr())
             .run()?;
     }

@@ -10,11 +10,15 @@ SciPy's signatures, checks, messages and output dtypes; every boundary mode
 (``kernels/src/filters/``); see ``_filters.py`` for the arithmetic. Inputs may be
 gpupy arrays or host data (copied to the device); weights are read on the host.
 
-This first part of the module has the correlation filters: ``correlate1d``,
-``convolve1d``, ``correlate``, ``convolve``, ``gaussian_filter1d``,
-``gaussian_filter``, ``uniform_filter1d``, ``uniform_filter``, ``sobel``, ``prewitt``,
-``laplace``, ``gaussian_laplace``, ``gaussian_gradient_magnitude``,
-``generic_laplace``, ``generic_gradient_magnitude``.
+The module has the correlation filters (``correlate1d``, ``convolve1d``,
+``correlate``, ``convolve``, ``gaussian_filter1d``, ``gaussian_filter``,
+``uniform_filter1d``, ``uniform_filter``, ``sobel``, ``prewitt``, ``laplace``,
+``gaussian_laplace``, ``gaussian_gradient_magnitude``, ``generic_laplace``,
+``generic_gradient_magnitude``), the order filters (``minimum_filter1d``,
+``maximum_filter1d``, ``minimum_filter``, ``maximum_filter``, ``rank_filter``,
+``median_filter``, ``percentile_filter``; ``_order_filters.py``) and binary morphology
+(``binary_erosion``, ``binary_dilation``, ``binary_opening``, ``binary_closing``,
+``generate_binary_structure``, ``iterate_structure``; ``_morphology.py``).
 """
 
 from gpupyx.scipy.ndimage._filters import (
@@ -34,9 +38,29 @@ from gpupyx.scipy.ndimage._filters import (
     uniform_filter,
     uniform_filter1d,
 )
+from gpupyx.scipy.ndimage._morphology import (
+    binary_closing,
+    binary_dilation,
+    binary_erosion,
+    binary_opening,
+    generate_binary_structure,
+    iterate_structure,
+)
+from gpupyx.scipy.ndimage._order_filters import (
+    maximum_filter,
+    maximum_filter1d,
+    median_filter,
+    minimum_filter,
+    minimum_filter1d,
+    percentile_filter,
+    rank_filter,
+)
 
 __all__ = [
     "convolve", "convolve1d", "correlate", "correlate1d", "gaussian_filter", "gaussian_filter1d",
     "gaussian_gradient_magnitude", "gaussian_laplace", "generic_gradient_magnitude",
     "generic_laplace", "laplace", "prewitt", "sobel", "uniform_filter", "uniform_filter1d",
+    "minimum_filter1d", "maximum_filter1d", "minimum_filter", "maximum_filter", "rank_filter",
+    "median_filter", "percentile_filter", "binary_erosion", "binary_dilation", "binary_opening",
+    "binary_closing", "generate_binary_structure", "iterate_structure",
 ]

@@ -6,7 +6,8 @@
 This first part of the module has the convolutions: ``convolve2d``, ``correlate2d``
 (every ``mode`` and ``boundary``, ``fillvalue``), ``convolve`` and ``correlate`` (n-d,
 ``method`` auto/direct/fft), ``fftconvolve`` (``axes=``) and ``choose_conv_method``;
-see ``_signaltools.py``.
+see ``_signaltools.py``; and the order filters ``medfilt``, ``medfilt2d`` and
+``order_filter`` (``_order_filters.py``).
 """
 
 from gpupyx.scipy.signal._signaltools import (
@@ -17,5 +18,7 @@ from gpupyx.scipy.signal._signaltools import (
     correlate2d,
     fftconvolve,
 )
+from gpupyx.scipy.signal._order_filters import medfilt, medfilt2d, order_filter
 
-__all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve"]
+__all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve",
+           "medfilt", "medfilt2d", "order_filter"]

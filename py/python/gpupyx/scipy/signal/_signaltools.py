@@ -2,10 +2,12 @@
 result dtypes and messages.
 
 - direct (``convolve2d``, ``correlate2d``, ``convolve``/``correlate`` with
-  ``method='direct'``): the input padded as the boundary asks (zeros, ``fillvalue``,
-  ``wrap``, ``symm``) by the kernel's extent less one on each side, then one n-d
-  correlation in gpupy's filter kernel (``kernels/src/filters/``, every tap, zeros too,
-  as SciPy's direct sums take them), from which the mode's window is cut;
+  ``method='direct'``): one n-d correlation in gpupy's filter kernel
+  (``kernels/src/filters/``) with every element of the kernel as a tap (zeros too, as
+  SciPy's direct sums take them), the kernel read on the device (no transfer). 'same'
+  and 'valid' correlate the input itself, the boundary (zeros, ``fillvalue``,
+  ``wrap``, ``symm``) by the kernel's own index mapping; 'full' correlates the input
+  padded by the kernel's extent less one on each side, then cuts the mode's window;
 - ``fftconvolve`` (and ``method='fft'``): products of real (or complex) FFTs of the
   padded operands through ``gpupy.fft``, at lengths ``next_fast_len`` picks.
 
@@ -15,15 +17,20 @@ into the result type as SciPy's integer arithmetic wraps) while the sums stay be
 2**53. ``choose_conv_method`` is a cost model for this GPU's kernels (see there).
 """
 
+import functools
+
 import numpy
 
 import gpupy as gp
 from gpupy import _gpupy
+from gpupyx.scipy.ndimage import _util as _ndimage_util
 from gpupyx.scipy.ndimage._util import as_device, cast_like_c, compute_dtype
 
 _MODES = ("valid", "same", "full")
+# scipy.signal's boundaries -> ndimage's modes (``symm`` extends as ``reflect``: d c b a |
+# a b c d, repeating for kernels longer than the input, as NumPy's symmetric padding).
 _BOUNDARIES = {"fill": "constant", "pad": "constant", "wrap": "wrap", "circular": "wrap",
-               "symm": "symmetric", "symmetric": "symmetric"}
+               "symm": "reflect", "symmetric": "reflect"}
 
 
 def _check_mode(mode):
@@ -50,52 +57,55 @@ def _reverse_and_conj(x):
 
 
 
-def _window(full, in_shape, k_shape, mode, same_after=False):
-    """The mode's part of a full convolution output. 'same' starts at ``(k - 1) // 2``
-    (``k // 2`` with `same_after`, where ``correlate2d`` starts it)."""
-    if mode == "full":
-        return full
-    if mode == "same":
-        start = [k // 2 if same_after else (k - 1) // 2 for k in k_shape]
-        return full[tuple(slice(s, s + n) for s, n in zip(start, in_shape))]
-    return full[tuple(slice(k - 1, n) for n, k in zip(in_shape, k_shape))]
+@functools.lru_cache(maxsize=256)
+def _dense_taps(k_shape, centers):
+    """Every element of a kernel of `k_shape` as a tap: its offset from `centers`."""
+    taps = numpy.indices(k_shape).reshape(len(k_shape), -1).T - numpy.array(centers)
+    return taps.tolist()
 
 
-def _direct_real(x, w, mode, pad_mode, fillvalue, same_after=False):
-    """The full direct correlation `out[i] = sum_k w[k] * P[i + k]` of the real `x` padded
-    by `w.shape - 1` on each side (`pad_mode`), cut to `mode`'s window: with `w` the
-    reversed kernel this is the convolution. `w` is a host float64 array."""
+def _direct_real(x, w, mode, boundary, fillvalue, same_after=False):
+    """The direct correlation ``out[i] = sum_k w[k] * x[i + k - c]`` of the real device
+    arrays `x` and `w` (`w` already reversed for a convolution), every tap counted, in
+    `mode`'s window of the full output (see the module docstring); past the edges `x`
+    extends by `boundary` (an ndimage mode) with `fillvalue`. 'same' starts the window
+    at ``(k - 1) // 2`` of the full output (``k // 2`` with `same_after`, where
+    ``correlate2d`` starts it)."""
     k_shape = w.shape
-    widths = [(k - 1, k - 1) for k in k_shape]
     cdt = compute_dtype(x.dtype)
-    xc = x.astype(cdt) if x.dtype != cdt else x
-    if pad_mode == "constant":
-        p = gp.pad(xc, widths, mode="constant", constant_values=fillvalue)
-    else:
-        p = gp.pad(xc, widths, mode=pad_mode)
-    taps = numpy.argwhere(numpy.ones(k_shape, dtype=bool))
-    r = _gpupy._correlate(p, w.ravel().tolist(), taps.tolist(), 1, 0.0, cdt)
-    full = r[tuple(slice(0, n + k - 1) for n, k in zip(x.shape, k_shape))]
-    return _window(full, x.shape, k_shape, mode, same_after)
+    code = _ndimage_util.mode_code(boundary)
+    if mode == "full":
+        # Outputs outside the input's extent: the input padded by k - 1 on each side.
+        widths = [(k - 1, k - 1) for k in k_shape]
+        xc = x.astype(cdt) if x.dtype != cdt else x
+        if boundary == "constant":
+            p = gp.pad(xc, widths, mode="constant", constant_values=fillvalue)
+        else:
+            p = gp.pad(xc, widths, mode={"wrap": "wrap", "reflect": "symmetric"}[boundary])
+        taps = _dense_taps(k_shape, (0,) * len(k_shape))
+        r = _gpupy._correlate(p, w, taps, code, 0.0, cdt)
+        return r[tuple(slice(0, n + k - 1) for n, k in zip(x.shape, k_shape))]
+    if mode == "same":
+        centers = tuple(k - 1 - (k // 2 if same_after else (k - 1) // 2) for k in k_shape)
+        return _gpupy._correlate(x, w, _dense_taps(k_shape, centers), code, fillvalue, cdt)
+    r = _gpupy._correlate(x, w, _dense_taps(k_shape, (0,) * len(k_shape)), code, 0.0, cdt)
+    return r[tuple(slice(0, n - k + 1) for n, k in zip(x.shape, k_shape))]
 
 
-def _direct(in1, in2, mode, pad_mode, fillvalue, flip, same_after=False):
+def _direct(in1, in2, mode, boundary, fillvalue, flip, same_after=False):
     """Direct convolution (`flip`) or correlation of any real or complex operands
-    (`same_after`: see `_window`)."""
+    (`same_after`: see `_direct_real`). The kernel stays on the device."""
     dtype = numpy.result_type(in1.dtype, in2.dtype)
-    w = gp.asnumpy(in2) if isinstance(in2, gp.ndarray) else numpy.asarray(in2)
-    w = w[(slice(None, None, -1),) * w.ndim] if flip else w.conj()
+    w = in2[(slice(None, None, -1),) * in2.ndim] if flip else in2.conj()
     if in1.dtype.kind == "c" or w.dtype.kind == "c":
-        # (xr + i xi) * (wr + i wi) by real parts; the padding pads each part with its
-        # part of the fill value.
+        # (xr + i xi) * (wr + i wi) by real parts; the fill value splits into its parts.
         fv = complex(fillvalue)
         xs = [(in1.real, fv.real), (in1.imag, fv.imag)] if in1.dtype.kind == "c" else [(in1, fv.real)]
         ws = [w.real, w.imag] if w.dtype.kind == "c" else [w]
         re, im = 0, 0
         for a, (xp_, f) in enumerate(xs):
             for b, wp in enumerate(ws):
-                d = _direct_real(xp_, numpy.ascontiguousarray(wp, numpy.float64), mode, pad_mode, f,
-                                 same_after)
+                d = _direct_real(xp_, wp, mode, boundary, f, same_after)
                 if a + b == 1:
                     im = im + d
                 elif a == 1:
@@ -103,8 +113,9 @@ def _direct(in1, in2, mode, pad_mode, fillvalue, flip, same_after=False):
                 else:
                     re = re + d
         return (re + 1j * im).astype(dtype)
-    return cast_like_c(_direct_real(in1, numpy.ascontiguousarray(w, numpy.float64), mode, pad_mode,
-                                    float(fillvalue), same_after), dtype)
+    if w.dtype.kind not in "fiub":
+        raise TypeError(f"unsupported kernel dtype {w.dtype}")
+    return cast_like_c(_direct_real(in1, w, mode, boundary, float(fillvalue), same_after), dtype)
 
 
 def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
@@ -115,8 +126,8 @@ def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
     if _inputs_swap_needed(mode, in1.shape, in2.shape):
         in1, in2 = in2, in1
     _check_mode(mode)
-    pad_mode = _boundary(boundary)
-    return _direct(in1, in2, mode, pad_mode, fillvalue, True)
+    boundary = _boundary(boundary)
+    return _direct(in1, in2, mode, boundary, fillvalue, True)
 
 
 def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
@@ -128,8 +139,8 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
     if swapped:
         in1, in2 = in2, in1
     _check_mode(mode)
-    pad_mode = _boundary(boundary)
-    out = _direct(in1, in2, mode, pad_mode, fillvalue, False, same_after=True)
+    boundary = _boundary(boundary)
+    out = _direct(in1, in2, mode, boundary, fillvalue, False, same_after=True)
     return out[::-1, ::-1] if swapped else out
 
 
