@@ -10,6 +10,11 @@
 //!
 //! Tools: the pinned nightly with `rust-src` and `llvm-tools` (rust-toolchain.toml), and
 //! `ptxas` + `libdevice.10.bc` from the `nvidia-cuda-nvcc-cu12` wheel (or a CUDA toolkit).
+//!
+//! `GPUPY_KERNELS=stub` skips all of it and embeds empty images: for `cargo check`,
+//! `clippy` and CPU-only tests of the host and bindings while writing code (a full kernel
+//! build takes many minutes and ptxas needs ~14 GB for the elementwise module). A library
+//! built so cannot load any kernel; never ship one.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -73,6 +78,12 @@ fn main() {
         kernels.join("Cargo.toml").display()
     );
     println!("cargo:rerun-if-env-changed=GPUPY_CUDA_NVCC");
+    println!("cargo:rerun-if-env-changed=GPUPY_KERNELS");
+    if env::var("GPUPY_KERNELS").as_deref() == Ok("stub") {
+        println!("cargo:warning=GPUPY_KERNELS=stub: no kernels built, this library cannot launch any");
+        write_stub_images(&out);
+        return;
+    }
 
     let rustc = tool_output("rustc", &["--version"], &kernels);
     if !rustc.contains("nightly") {
@@ -197,6 +208,16 @@ fn lower_module(tools: &Tools, spec: &ModuleSpec, bc: &Path, out: &Path) -> Stri
     std::fs::write(&report_file, &report).unwrap();
     std::fs::write(&recipe_file, &recipe).unwrap();
     report
+}
+
+/// `images.rs` with an empty image per module (`GPUPY_KERNELS=stub`): loading one fails
+/// in the driver with an error, never silently.
+fn write_stub_images(out: &Path) {
+    let entry = "    Image { ptx: None, cubin_sm90: &[] },\n".repeat(MODULES.len());
+    let code = format!("pub static IMAGES: [Image; MODULE_COUNT] = [\n{entry}];\n");
+    std::fs::write(out.join("images.rs"), code).unwrap();
+    std::fs::write(out.join("ptxas.txt"), "").unwrap();
+    std::fs::write(out.join("stack_allowed.txt"), "").unwrap();
 }
 
 /// The cubins built for a module of `arch`: sm_90 for every module that can run there
