@@ -2,7 +2,9 @@
 //! embeds, and the host loads from.
 
 use crate::registry::{Arch, Module, ModuleSpec};
-use crate::{elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort};
+use crate::{
+    elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort,
+};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     spec(

@@ -5,9 +5,14 @@
 use core::arch::asm;
 
 use super::select::{Order, extreme, select_strided, select9, select25};
+use super::stencil::{
+    ORDER_TAPS, OrderTile, ROWS, STENCIL_BLOCK, Stencil2d, THREADS_Y, TILE_H, TILE_W, Tiles,
+};
 use super::{FILTER_DIMS, Filter1d, FilterBox, FilterNd, Mode, map_coord};
 use crate::args::IndexWidth;
-use crate::gpu::{block_dim, block_idx, grid_dim, grid_stride, smem_generic, thread_idx};
+use crate::gpu::{
+    block_dim, block_idx, grid_dim, grid_stride, smem_generic, sync_threads, thread_idx,
+};
 
 /// The arithmetic of the compute types.
 trait Acc: Order {
@@ -244,7 +249,14 @@ unsafe fn correlate_nd<T: Acc>(
 ) {
     let (mode, cval) = (Mode::from_code(a.mode), T::from_f64(a.cval));
     walk_region(a, |p, c| {
-        let e = Edge { x, off, a, c, mode, cval };
+        let e = Edge {
+            x,
+            off,
+            a,
+            c,
+            mode,
+            cval,
+        };
         // SAFETY: per the contract (taps below ntaps; p inside the region).
         unsafe { *out.add(p as usize) = weighted(w, a.ntaps as usize, |t| e.at(t)) };
     });
@@ -270,6 +282,185 @@ unsafe fn correlate_box<T: Acc>(
     });
 }
 
+/// This block's tile of `a`'s grid: (tile column, tile row, image).
+#[inline(always)]
+fn tile_of(a: &Stencil2d) -> (u32, u32, u32) {
+    let per_image = a.tiles_x * a.tiles_y;
+    let z = block_idx() / per_image;
+    let rest = block_idx() - z * per_image;
+    (rest % a.tiles_x, rest / a.tiles_x, z)
+}
+
+/// Stages tile `(tx, ty)` of `image` with its halo into `tile` (`t.rows x t.cols`):
+/// straight copies when it lies inside the image, else each element through the
+/// boundary mapping (`cval` where `Constant` leaves the image). No barrier.
+///
+/// # Safety
+/// `image` holds `a.h * a.w` elements; `tile` has room for `t.rows * t.cols`.
+#[inline(always)]
+unsafe fn stage_tile<T: Order>(
+    image: *const T,
+    a: &Stencil2d,
+    t: &Tiles,
+    tx: u32,
+    ty: u32,
+    tile: *mut T,
+) {
+    let tid = thread_idx();
+    let (lane, thread_y) = (tid % TILE_W, tid / TILE_W);
+    let inside = t.inside(a, tx, ty);
+    let (mode, cval) = (Mode::from_code(a.mode), T::from_f64(a.cval));
+    let origin =
+        ((ty * TILE_H) as i64 - a.cy as i64) * a.w as i64 + (tx * TILE_W) as i64 - a.cx as i64;
+    let mut r = thread_y;
+    while r < t.rows {
+        let mut c = lane;
+        while c < t.cols {
+            let v = if inside {
+                // SAFETY: the staged rows and columns lie inside the image (`inside`).
+                unsafe { *image.add((origin + r as i64 * a.w as i64 + c as i64) as usize) }
+            } else {
+                match t.source(a, tx, ty, r, c, mode) {
+                    // SAFETY: a mapped offset lies inside the image.
+                    Some(o) => unsafe { *image.add(o as usize) },
+                    None => cval,
+                }
+            };
+            // SAFETY: r < rows and c < cols: inside the staged tile.
+            unsafe { *tile.add((r * t.cols + c) as usize) = v };
+            c += TILE_W;
+        }
+        r += THREADS_Y;
+    }
+}
+
+/// Stores a thread's `ROWS` outputs of column `lane` of tile `(tx, ty)` of image `z`
+/// (`value(k)` for row `k`), those inside the image.
+///
+/// # Safety
+/// `out` holds `a.batch * a.h * a.w` elements.
+#[inline(always)]
+unsafe fn store_column<T>(
+    out: *mut T,
+    a: &Stencil2d,
+    tx: u32,
+    ty: u32,
+    z: u32,
+    mut value: impl FnMut(u32) -> T,
+) {
+    let tid = thread_idx();
+    let (lane, thread_y) = (tid % TILE_W, tid / TILE_W);
+    let j = tx * TILE_W + lane;
+    let out = out.wrapping_add(z as usize * a.h as usize * a.w as usize + j as usize);
+    for k in 0..ROWS {
+        let i = ty * TILE_H + thread_y * ROWS + k;
+        let v = value(k);
+        if i < a.h && j < a.w {
+            // SAFETY: (i, j) lies inside image z.
+            unsafe { *out.add(i as usize * a.w as usize) = v };
+        }
+    }
+}
+
+/// Dense 2-d correlation of one tile (see `stencil.rs`: the same loops as
+/// `Tiles::engine`, the block's threads in place of its thread loops).
+///
+/// # Safety
+/// `x` and `out` hold `a.batch * a.h * a.w` elements, `w` holds `a.kh * a.kw` (both at
+/// least 1); the grid is `a.tiles_x * a.tiles_y * a.batch` blocks of `STENCIL_BLOCK`
+/// threads with `Tiles::of(a.kh, a.kw).elements` elements of dynamic shared memory.
+#[inline(always)]
+unsafe fn stencil2d<T: Acc>(x: *const T, w: *const T, out: *mut T, a: &Stencil2d) {
+    let t = Tiles::of(a.kh, a.kw);
+    let (tx, ty, z) = tile_of(a);
+    let image = x.wrapping_add(z as usize * a.h as usize * a.w as usize);
+    let tile = smem_generic(0) as *mut T;
+    let weights = tile.wrapping_add((t.rows * t.cols) as usize);
+    // SAFETY: the tile's and the weights' room is the block's shared memory.
+    unsafe { stage_tile(image, a, &t, tx, ty, tile) };
+    let tid = thread_idx();
+    let mut k = tid;
+    while k < a.kh * a.kw {
+        // SAFETY: k < kh * kw, the weights' length and their staged slots.
+        unsafe { *weights.add(k as usize) = *w.add(k as usize) };
+        k += STENCIL_BLOCK;
+    }
+    sync_threads();
+
+    // Each thread: ROWS consecutive outputs of column `lane`, a window of ROWS staged
+    // values sliding down each kernel column.
+    let (lane, thread_y) = (tid % TILE_W, tid / TILE_W);
+    let column = tile.wrapping_add((thread_y * ROWS * t.cols + lane) as usize);
+    // SAFETY: rows below thread_y * ROWS + ROWS + kh - 1 <= rows and columns below
+    // lane + kw <= cols are staged.
+    let at = |r: u32, b: u32| unsafe { *column.add((r * t.cols + b) as usize) };
+    let mut acc = [T::ZERO; ROWS as usize];
+    for b in 0..a.kw {
+        let mut win: [T; ROWS as usize] = core::array::from_fn(|k| at(k as u32, b));
+        for ka in 0..a.kh {
+            // SAFETY: ka * kw + b < kh * kw.
+            let wv = unsafe { *weights.add((ka * a.kw + b) as usize) };
+            for k in 0..ROWS as usize {
+                acc[k] = T::fma(wv, win[k], acc[k]);
+            }
+            if ka + 1 < a.kh {
+                for k in 0..ROWS as usize - 1 {
+                    win[k] = win[k + 1];
+                }
+                win[ROWS as usize - 1] = at(ROWS + ka, b);
+            }
+        }
+    }
+    // SAFETY: per the contract.
+    unsafe { store_column(out, a, tx, ty, z, |k| acc[k as usize]) };
+}
+
+/// A tiled 2-d order filter (`OrderTile`): `pick(value, n, select)` makes an output of
+/// its window's `n` values (`value(q)` is tap `q`'s).
+///
+/// # Safety
+/// `x` and `out` hold `a.geo.batch * a.geo.h * a.geo.w` elements; `1 <= a.ntaps <=
+/// ORDER_TAPS`, every `offs[q]` of a tap lies inside the `kh x kw` box of the tile's
+/// rows; the grid as `stencil2d`'s, with `Tiles::order_elements` elements of `T` and
+/// then `ORDER_TAPS` words of dynamic shared memory.
+#[inline(always)]
+unsafe fn order_tile<T: Order>(
+    x: *const T,
+    out: *mut T,
+    a: &OrderTile,
+    pick: impl Fn(&dyn Fn(usize) -> T, usize, usize) -> T,
+) {
+    let g = &a.geo;
+    let t = Tiles::of(g.kh, g.kw);
+    let (tx, ty, z) = tile_of(g);
+    let image = x.wrapping_add(z as usize * g.h as usize * g.w as usize);
+    let tile = smem_generic(0) as *mut T;
+    let offs = tile.wrapping_add(t.order_elements() as usize) as *mut u32;
+    // SAFETY: the tile's room is the block's shared memory.
+    unsafe { stage_tile(image, g, &t, tx, ty, tile) };
+    if thread_idx() == 0 {
+        // Constant indices into the launch struct (a dynamic index would copy it to
+        // local memory).
+        for q in 0..ORDER_TAPS {
+            // SAFETY: the offsets' ORDER_TAPS words follow the tile.
+            unsafe { *offs.add(q) = a.offs[q] };
+        }
+    }
+    sync_threads();
+    let tid = thread_idx();
+    let (lane, thread_y) = (tid % TILE_W, tid / TILE_W);
+    let (n, select) = (a.ntaps as usize, a.select as usize);
+    // SAFETY: per the contract.
+    unsafe {
+        store_column(out, g, tx, ty, z, |k| {
+            let base = tile.wrapping_add(((thread_y * ROWS + k) * t.cols + lane) as usize);
+            // SAFETY: q < ntaps; the tap's offset stays inside the staged tile.
+            let value = |q: usize| unsafe { *base.add(*offs.add(q) as usize) };
+            pick(&value, n, select)
+        })
+    };
+}
+
 /// A thread's scratch for `select_strided`: its slots `stride` apart in `scratch`
 /// (global memory, one slot column per thread of the grid) or, when `scratch` is null,
 /// in the block's dynamic shared memory (one column per thread of the block).
@@ -280,7 +471,10 @@ fn scratch_of<T>(scratch: *mut T) -> (*mut T, usize) {
         ((smem_generic(0) as *mut T).wrapping_add(tid), bdim)
     } else {
         let threads = bdim * grid_dim() as usize;
-        (scratch.wrapping_add(block_idx() as usize * bdim + tid), threads)
+        (
+            scratch.wrapping_add(block_idx() as usize * bdim + tid),
+            threads,
+        )
     }
 }
 
@@ -318,6 +512,11 @@ macro_rules! filter_entries {
             ) {
                 // SAFETY: the host launches per correlate_nd's contract.
                 unsafe { correlate_nd::<$t>(x, w, off, out, &a) }
+            }
+            #[unsafe(export_name = concat!("gpupy_stencil2d_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn st(a: Stencil2d, x: *const $t, w: *const $t, out: *mut $t) {
+                // SAFETY: the host launches per stencil2d's contract.
+                unsafe { stencil2d::<$t>(x, w, out, &a) }
             }
             #[unsafe(export_name = concat!("gpupy_correlate_box_", stringify!($t)))]
             unsafe extern "ptx-kernel" fn cb(
@@ -380,6 +579,21 @@ macro_rules! order_entries {
                     // SAFETY: per the contract above.
                     unsafe { *out.add(p as usize) = select_in_scratch(column, n, r, |t| v.at(t)) };
                 });
+            }
+            #[unsafe(export_name = concat!("gpupy_extreme_tile_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn et(a: OrderTile, x: *const $t, out: *mut $t) {
+                // SAFETY: the host launches per order_tile's contract.
+                unsafe { order_tile(x, out, &a, |v, n, s| extreme(v, n, s == 1)) }
+            }
+            #[unsafe(export_name = concat!("gpupy_rank_tile9_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn rt9(a: OrderTile, x: *const $t, out: *mut $t) {
+                // SAFETY: the host launches per order_tile's contract (ntaps <= 9).
+                unsafe { order_tile(x, out, &a, |v, n, r| select9(v, n, r)) }
+            }
+            #[unsafe(export_name = concat!("gpupy_rank_tile25_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn rt25(a: OrderTile, x: *const $t, out: *mut $t) {
+                // SAFETY: the host launches per order_tile's contract (ntaps <= 25).
+                unsafe { order_tile(x, out, &a, |v, n, r| select25(v, n, r)) }
             }
             #[unsafe(export_name = concat!("gpupy_rank_box9_", stringify!($t)))]
             unsafe extern "ptx-kernel" fn r9(a: FilterBox, x: *const $t, lin: *const i64, out: *mut $t) {

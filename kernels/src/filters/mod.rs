@@ -23,6 +23,7 @@
 //! host widens narrower integers exactly), so results are input values, bit for bit.
 
 pub mod select;
+pub mod stencil;
 
 /// SciPy's boundary modes for filters (`ndimage`'s `mode=`): `grid-mirror` is `Reflect`,
 /// `grid-constant` is `Constant`, `grid-wrap` is `Wrap`.
@@ -188,6 +189,8 @@ crate::module_parts! {
         CorrelateNd = crate::for_each_filter_type!(type_names, "gpupy_correlate_"),
         /// n-d correlation: the interior box.
         CorrelateBox = crate::for_each_filter_type!(type_names, "gpupy_correlate_box_"),
+        /// Dense 2-d correlation by tiles (`stencil.rs`).
+        Stencil2d = crate::for_each_filter_type!(type_names, "gpupy_stencil2d_"),
         /// Minimum or maximum over a footprint: the outputs near the edges
         /// (`for_each_order_type!`).
         ExtremeNd = crate::for_each_order_type!(type_names, "gpupy_extreme_"),
@@ -201,6 +204,12 @@ crate::module_parts! {
         RankBox9 = crate::for_each_order_type!(type_names, "gpupy_rank_box9_"),
         /// Rank selection of at most 25 taps in registers: the interior box.
         RankBox25 = crate::for_each_order_type!(type_names, "gpupy_rank_box25_"),
+        /// Tiled 2-d minimum or maximum of at most 25 taps (`stencil::OrderTile`).
+        ExtremeTile = crate::for_each_order_type!(type_names, "gpupy_extreme_tile_"),
+        /// Tiled 2-d rank selection of at most 9 taps.
+        RankTile9 = crate::for_each_order_type!(type_names, "gpupy_rank_tile9_"),
+        /// Tiled 2-d rank selection of at most 25 taps.
+        RankTile25 = crate::for_each_order_type!(type_names, "gpupy_rank_tile25_"),
     }
 }
 
@@ -254,9 +263,28 @@ pub fn rank(
     })
 }
 
+/// The tiled 2-d order kernel for order dtype `dtype` and `ntaps <= ORDER_TAPS` taps:
+/// minimum/maximum (`rank == false`) or rank selection.
+pub fn order_tile(dtype: usize, ntaps: usize, rank: bool) -> Option<crate::registry::Kernel> {
+    let [nine, _] = select::REGISTER_TIERS;
+    let part = match (rank, ntaps <= nine) {
+        (false, _) => Part::ExtremeTile,
+        (true, true) => Part::RankTile9,
+        (true, false) => Part::RankTile25,
+    };
+    (ntaps <= stencil::ORDER_TAPS)
+        .then(|| order_slot(dtype).map(|s| part.at(s)))
+        .flatten()
+}
+
 /// The 1-d correlation kernel for compute dtype `dtype` (float32 or float64).
 pub fn correlate1d(dtype: usize) -> Option<crate::registry::Kernel> {
     slot(dtype).map(|s| Part::Correlate1d.at(s))
+}
+
+/// The tiled dense 2-d correlation kernel for compute dtype `dtype`.
+pub fn stencil2d(dtype: usize) -> Option<crate::registry::Kernel> {
+    slot(dtype).map(|s| Part::Stencil2d.at(s))
 }
 
 /// The n-d correlation kernels for compute dtype `dtype` (float32 or float64): the
@@ -287,7 +315,13 @@ mod tests {
 
     #[test]
     fn coordinates_map_as_scipy_extends_lines() {
-        for mode in [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap] {
+        for mode in [
+            Mode::Reflect,
+            Mode::Constant,
+            Mode::Nearest,
+            Mode::Mirror,
+            Mode::Wrap,
+        ] {
             for n in 1..7 {
                 let want = extended(n, mode);
                 for c in -40..40 {
@@ -305,7 +339,13 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        for mode in [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap] {
+        for mode in [
+            Mode::Reflect,
+            Mode::Constant,
+            Mode::Nearest,
+            Mode::Mirror,
+            Mode::Wrap,
+        ] {
             assert_eq!(Mode::from_code(mode as u32), mode);
         }
     }

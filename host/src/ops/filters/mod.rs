@@ -10,6 +10,7 @@
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::args::fast_divisor;
+use gpupy_kernels::filters::stencil::{STENCIL_BLOCK, Stencil2d, TILE_H, TILE_W, Tiles};
 use gpupy_kernels::filters::{FILTER_BLOCK, Filter1d};
 
 use crate::array::Array;
@@ -141,6 +142,91 @@ pub fn correlate1d(
     Ok(out)
 }
 
+/// Shared memory the tiled 2-d correlation may stage (the module's default limit).
+const STENCIL_SHARED: usize = 48 * 1024;
+
+/// The tiled engine's launch for taps that are every element of a rectangle, in C order
+/// (a dense 2-d kernel), over a 2-d array whose tile fits in shared memory; `None` for
+/// any other filter (the general n-d engine takes those). `tiles_x`/`tiles_y` and
+/// `batch` are filled in; `mode` and `cval` by the caller.
+fn dense_2d(shape: &[usize], offsets: &[Vec<i64>], compute: DType) -> Option<Stencil2d> {
+    let [h, w] = *shape else { return None };
+    let (first, last) = (offsets.first()?, offsets.last()?);
+    let (kh, kw) = (last[0] - first[0] + 1, last[1] - first[1] + 1);
+    if kh < 1 || kw < 1 || (kh * kw) as usize != offsets.len() {
+        return None;
+    }
+    // Every tap where the rectangle's C order puts it.
+    let dense = offsets
+        .iter()
+        .enumerate()
+        .all(|(t, o)| o[0] == first[0] + t as i64 / kw && o[1] == first[1] + t as i64 % kw);
+    let (kh, kw) = (u32::try_from(kh).ok()?, u32::try_from(kw).ok()?);
+    let (cy, cx) = (
+        i32::try_from(-first[0]).ok()?,
+        i32::try_from(-first[1]).ok()?,
+    );
+    let (h, w) = (u32::try_from(h).ok()?, u32::try_from(w).ok()?);
+    let bytes = Tiles::of(kh.min(1 << 12), kw.min(1 << 12)).elements as usize * compute.itemsize();
+    if !dense || kh > 1 << 12 || kw > 1 << 12 || bytes > STENCIL_SHARED {
+        return None;
+    }
+    Some(Stencil2d {
+        batch: 1,
+        h,
+        w,
+        kh,
+        kw,
+        cy,
+        cx,
+        mode: 0,
+        tiles_x: w.div_ceil(TILE_W),
+        tiles_y: h.div_ceil(TILE_H),
+        cval: 0.0,
+    })
+}
+
+/// The tiled dense 2-d correlation (`kernels/src/filters/stencil.rs`) of the
+/// C-contiguous `src` into `out` (both of `plan`'s image shape and `compute`), with the
+/// `kh * kw` weights `w`.
+fn stencil2d(
+    src: &Array,
+    w: &Array,
+    out: &Array,
+    plan: Stencil2d,
+    mode: Mode,
+    cval: f64,
+    compute: DType,
+) -> Result<()> {
+    let device = src.device();
+    let plan = Stencil2d {
+        mode: mode as u32,
+        cval,
+        ..plan
+    };
+    let blocks = u64::from(plan.tiles_x) * u64::from(plan.tiles_y) * u64::from(plan.batch);
+    let blocks = u32::try_from(blocks)
+        .ok()
+        .filter(|&b| b < i32::MAX as u32)
+        .ok_or_else(|| Error::Value("image too large for the tiled filter".into()))?;
+    let f = kernels::filters::stencil2d(compute as usize)
+        .ok_or_else(|| Error::Type(format!("no 2-d filter for {}", compute.name())))?;
+    let shared = Tiles::of(plan.kh, plan.kw).elements * compute.itemsize() as u32;
+    // (plan, x, w, out) is the kernel's parameter list: src and out hold batch * h * w
+    // elements of the compute type, w holds kh * kw (the dense taps, checked by
+    // dense_2d), the grid has one block per tile and the shared memory the tile's
+    // elements (at most STENCIL_SHARED bytes).
+    Launch::new(device, f)?
+        .grid(blocks)
+        .block(STENCIL_BLOCK)
+        .shared(shared)
+        .arg(plan)
+        .arg(src.data_ptr())
+        .arg(w.data_ptr())
+        .arg(out.data_ptr())
+        .run()
+}
+
 /// SciPy's `correlate` with its footprint already taken: tap `t` has weight
 /// `weights[t]` and reads input coordinate `c + offsets[t]` of output coordinate `c`
 /// (one offset per axis, C order), extended past the edges by `mode`.
@@ -179,6 +265,9 @@ pub fn correlate(
         }
     };
     let device = x.device();
+    if let Some(plan) = dense_2d(x.shape(), offsets, compute) {
+        return stencil2d(&src, &w, &out, plan, mode, cval, compute).map(|()| out);
+    }
     let win = Window::plan(device, x.shape(), offsets, mode, cval, 0)?;
     let (f, f_box) = kernels::filters::correlate(compute as usize)
         .ok_or_else(|| Error::Type(format!("no n-d filter for {}", compute.name())))?;

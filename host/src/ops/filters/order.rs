@@ -14,6 +14,9 @@
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::filters::FILTER_BLOCK;
+use gpupy_kernels::filters::stencil::{
+    ORDER_TAPS, OrderTile, STENCIL_BLOCK, Stencil2d, TILE_H, TILE_W, Tiles,
+};
 
 use super::window::Window;
 use super::{Mode, as_contiguous};
@@ -43,6 +46,85 @@ fn order_input(x: &Array, order: DType) -> Result<Array> {
     as_contiguous(x, order)
 }
 
+/// The tiled 2-d engine's launch for `offsets` over an array of `shape`: 2-d arrays
+/// and footprints of at most `ORDER_TAPS` taps whose bounding box's tile fits in shared
+/// memory; `None` for the rest (the general engine takes them).
+fn tile_plan(
+    shape: &[usize],
+    offsets: &[Vec<i64>],
+    order: DType,
+    mode: Mode,
+    cval: f64,
+    select: u32,
+) -> Option<OrderTile> {
+    let [h, w] = *shape else { return None };
+    if offsets.is_empty() || offsets.len() > ORDER_TAPS || offsets.iter().any(|o| o.len() != 2) {
+        return None;
+    }
+    let lo = |d: usize| offsets.iter().map(|o| o[d]).min().unwrap_or(0);
+    let hi = |d: usize| offsets.iter().map(|o| o[d]).max().unwrap_or(0);
+    let (kh, kw) = (hi(0) - lo(0) + 1, hi(1) - lo(1) + 1);
+    if kh > 256 || kw > 256 {
+        return None;
+    }
+    let t = Tiles::of(kh as u32, kw as u32);
+    let bytes = t.order_elements() as usize * order.itemsize() + ORDER_TAPS * 4;
+    if bytes > SHARED_LIMIT {
+        return None;
+    }
+    let mut offs = [0u32; ORDER_TAPS];
+    for (q, o) in offsets.iter().enumerate() {
+        offs[q] = ((o[0] - lo(0)) as u32) * t.cols + (o[1] - lo(1)) as u32;
+    }
+    let (h, w) = (u32::try_from(h).ok()?, u32::try_from(w).ok()?);
+    let geo = Stencil2d {
+        batch: 1,
+        h,
+        w,
+        kh: kh as u32,
+        kw: kw as u32,
+        cy: i32::try_from(-lo(0)).ok()?,
+        cx: i32::try_from(-lo(1)).ok()?,
+        mode: mode as u32,
+        tiles_x: w.div_ceil(TILE_W),
+        tiles_y: h.div_ceil(TILE_H),
+        cval,
+    };
+    Some(OrderTile {
+        geo,
+        ntaps: offsets.len() as u32,
+        select,
+        offs,
+        _pad: 0,
+    })
+}
+
+/// Runs the tiled order filter `plan` (`tile_plan`) of the C-contiguous `src` into
+/// `out`: rank selection (`rank`) or minimum/maximum.
+fn order_tile(src: &Array, out: &Array, plan: &OrderTile, rank: bool, order: DType) -> Result<()> {
+    let g = plan.geo;
+    let blocks = u64::from(g.tiles_x) * u64::from(g.tiles_y) * u64::from(g.batch);
+    let blocks = u32::try_from(blocks)
+        .ok()
+        .filter(|&b| b < i32::MAX as u32)
+        .ok_or_else(|| Error::Value("image too large for the tiled filter".into()))?;
+    let f = kernels::filters::order_tile(order as usize, plan.ntaps as usize, rank)
+        .ok_or_else(|| Error::Type(format!("no tiled order filter for {}", order.name())))?;
+    let t = Tiles::of(g.kh, g.kw);
+    let shared = t.order_elements() * order.itemsize() as u32 + (ORDER_TAPS * 4) as u32;
+    // (plan, x, out): src and out hold h * w elements of the order type; plan's taps
+    // (1..=ORDER_TAPS) lie in the kh x kw box (tile_plan); one block per tile with the
+    // tile and the offsets in shared memory (at most SHARED_LIMIT bytes).
+    Launch::new(src.device(), f)?
+        .grid(blocks)
+        .block(STENCIL_BLOCK)
+        .shared(shared)
+        .arg(*plan)
+        .arg(src.data_ptr())
+        .arg(out.data_ptr())
+        .run()
+}
+
 /// SciPy's minimum (`max == false`) or maximum filter over the taps `offsets` (one
 /// offset per axis, C order, from the output coordinate), extended past the edges by
 /// `mode` (`cval` for `Constant`), in the order type `order`.
@@ -58,6 +140,9 @@ pub fn extreme(
     let out = Array::empty(x.device(), x.shape(), order)?;
     if x.size() == 0 {
         return Ok(out);
+    }
+    if let Some(plan) = tile_plan(x.shape(), offsets, order, mode, cval, max as u32) {
+        return order_tile(&src, &out, &plan, false, order).map(|()| out);
     }
     let device = x.device();
     let win = Window::plan(device, x.shape(), offsets, mode, cval, max as u32)?;
@@ -158,6 +243,9 @@ pub fn rank(
     let out = Array::empty(x.device(), x.shape(), order)?;
     if x.size() == 0 {
         return Ok(out);
+    }
+    if let Some(plan) = tile_plan(x.shape(), offsets, order, mode, cval, rank as u32) {
+        return order_tile(&src, &out, &plan, true, order).map(|()| out);
     }
     let device = x.device();
     let win = Window::plan(device, x.shape(), offsets, mode, cval, rank as u32)?;
