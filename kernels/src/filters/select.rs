@@ -26,7 +26,8 @@ pub trait Order: Copy + PartialOrd {
     fn lesser(self, other: Self) -> Self;
     /// The greater of two values (either, when equal or unordered).
     fn greater(self, other: Self) -> Self;
-    /// `cval` in this type (SciPy converts it to the input's type).
+    /// `cval` in this type from the launch's float64 argument: its value for the float
+    /// types, its bits for the integer types.
     fn from_f64(v: f64) -> Self;
 }
 
@@ -65,9 +66,11 @@ macro_rules! order_int {
             fn greater(self, other: $t) -> $t {
                 core::cmp::max(self, other)
             }
+            /// The bits of `v` (the host passes a 64-bit integer `cval` so, since a
+            /// double cannot hold every one).
             #[inline(always)]
             fn from_f64(v: f64) -> $t {
-                v as $t
+                v.to_bits() as $t
             }
         }
     )* };

@@ -17,7 +17,7 @@
 //! against the direct sum), and the GPU kernel (`gpu.rs`) is the same loops with the
 //! block's threads.
 
-use super::{Mode, map_coord};
+use super::boundary::{Mode, map_coord};
 
 /// Outputs per tile along a row: one warp's lanes, one column each.
 pub const TILE_W: u32 = 32;

@@ -20,7 +20,7 @@ import operator
 import numpy
 from numpy import index_exp, ndindex, s_  # data-independent: NumPy's own objects
 
-from gpupy import _gpupy, _math
+from gpupy import _gpupy, _math, _methods
 from gpupy._creation import array, asarray, empty, full, ones, zeros_like
 from gpupy._gpupy import ndarray
 from gpupy._indexing import _result_dtype_arg, flatnonzero, nonzero, put, where
@@ -693,3 +693,5 @@ class OGridClass(nd_grid):
 
 mgrid = MGridClass()
 ogrid = OGridClass()
+
+_methods.attach({"choose": choose})

@@ -7,8 +7,11 @@ hands it to NumPy, so the files are NumPy's own formats. ``load`` of an ``.npz``
 archive returns an ``NpzFile`` whose members come to the device as they are read.
 """
 
+import pickle
+
 import numpy
 
+from gpupy import _methods
 from gpupy._creation import asarray, asnumpy
 from gpupy._gpupy import ndarray
 
@@ -138,3 +141,31 @@ def savetxt(fname, X, fmt="%.18e", delimiter=" ", newline="\n", header="", foote
     .. seealso:: numpy.savetxt"""
     numpy.savetxt(fname, _host(X), fmt=fmt, delimiter=delimiter, newline=newline, header=header, footer=footer,
                   comments=comments, encoding=encoding)
+
+
+# ndarray's serialization methods, through a host copy (NumPy writes the bytes).
+def _tobytes(a, order="C"):
+    """``ndarray.tobytes``: the elements' bytes in `order`, read to the host."""
+    return asnumpy(a).tobytes(order)
+
+
+def _tofile(a, fid, sep="", format="%s"):  # noqa: A002 (NumPy's name)
+    """``ndarray.tofile``: the elements written by NumPy after a host copy."""
+    asnumpy(a).tofile(fid, sep, format)
+
+
+def _dumps(a):
+    """``ndarray.dumps``: a pickle of the array (a gpupy array again when loaded)."""
+    return pickle.dumps(a, protocol=2)
+
+
+def _dump(a, file):
+    """``ndarray.dump``: a pickle of the array into `file` (a path or an open file)."""
+    if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+        with open(file, "wb") as f:
+            pickle.dump(a, f, protocol=2)
+    else:
+        pickle.dump(a, file, protocol=2)
+
+
+_methods.attach({"tobytes": _tobytes, "tofile": _tofile, "dumps": _dumps, "dump": _dump})

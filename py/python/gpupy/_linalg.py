@@ -14,7 +14,7 @@ import operator
 
 import numpy
 
-from gpupy import _gpupy, _reduction
+from gpupy import _gpupy, _methods, _reduction
 from gpupy._creation import asarray as _arr, copy, empty, full, ones, zeros
 from gpupy._indexing import where as _where
 from gpupy._manipulation import copyto, swapaxes
@@ -671,5 +671,7 @@ def linalg_matmul(x1, x2, /):
     """``linalg.matmul``: ``matmul`` without ``out``."""
     return _gpupy.matmul(_arr(x1), _arr(x2))
 
+
+_methods.attach({"trace": trace})
 
 __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "kron", "trace", "einsum", "vecdot"]

@@ -10,6 +10,7 @@ from gpupy._gpupy import ndarray
 # Private aliases, so module-level imports stay out of the package's namespace; a new
 # public function must also be listed in __all__ (the end of this file), which is what
 # ``from gpupy._math import *`` in gpupy/__init__.py exports.
+from gpupy import _methods
 from gpupy._creation import asarray as _asarray, zeros as _zeros
 from gpupy._indexing import where as _where
 
@@ -150,6 +151,8 @@ def isposinf(x):
 def isneginf(x):
     return logical_and(isinf(x), signbit(x))  # noqa: F821
 
+
+_methods.attach({"conj": conjugate, "conjugate": conjugate, "clip": clip, "round": around})  # noqa: F821
 
 __all__ = [
     *_UFUNC_NAMES, "ufunc", "true_divide", "mod", "abs", "conj", "radians", "degrees", "bitwise_not", "dot",

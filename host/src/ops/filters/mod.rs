@@ -17,37 +17,19 @@ use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::launch::Launch;
-use crate::ops::elementwise::copy::{astype, contiguous, same_device};
+use crate::ops::elementwise::copy::same_device;
 use crate::ops::elementwise_grid;
 
+mod input;
 mod order;
 mod window;
 
+use input::{as_contiguous, compute_input};
 pub use order::{extreme, rank};
 use window::Window;
 
 /// The boundary modes (SciPy's, by launch code).
 pub use gpupy_kernels::filters::Mode;
-
-/// `x` as a C-contiguous array of `dtype` (itself when it already is one).
-fn as_contiguous(x: &Array, dtype: DType) -> Result<Array> {
-    if x.dtype() == dtype {
-        contiguous(x)
-    } else {
-        astype(x, dtype)
-    }
-}
-
-/// `x` as a C-contiguous array of `compute` (float32 or float64).
-fn compute_input(x: &Array, compute: DType) -> Result<Array> {
-    if !matches!(compute, DType::Float32 | DType::Float64) {
-        return Err(Error::Type(format!(
-            "filters compute in float32 or float64, not {}",
-            compute.name()
-        )));
-    }
-    as_contiguous(x, compute)
-}
 
 /// The weights of an n-d correlation: host values, or a device array (any real dtype,
 /// any layout; its elements in C order are the taps' weights), which the filter reads

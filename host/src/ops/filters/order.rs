@@ -18,8 +18,10 @@ use gpupy_kernels::filters::stencil::{
     ORDER_TAPS, OrderTile, STENCIL_BLOCK, Stencil2d, TILE_H, TILE_W, Tiles,
 };
 
+use gpupy_kernels::filters::Mode;
+
+use super::input::as_contiguous;
 use super::window::Window;
-use super::{Mode, as_contiguous};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;

@@ -5,10 +5,10 @@ The kernels (``kernels/src/filters/select.rs`` for the meaning) run in an order 
 the input's values convert into exactly: float16/float32, bool and integers of up to
 16 bits in float32, 32-bit integers in float64, int64 and uint64 as themselves. A
 result is one of the window's values (or ``cval``), stored into the output as SciPy's
-C code stores it (``_util.cast_like_c``); as SciPy, ``cval`` takes part as a number,
-and converting it to the order type first changes nothing after that store (the
-truncation toward zero is monotone). With NaNs in a window the order is unspecified,
-as in SciPy.
+C code stores it (``_util.cast_like_c``). ``cval`` as SciPy takes it
+(``_kernel_cval``): the minimum and maximum filters first store it in the input's type
+(-7 is 65529 for uint16), the rank filters compare it as a number. With NaNs in a
+window the order is unspecified, as in SciPy.
 
 - ``minimum_filter``/``maximum_filter``: a ``size`` or an all-true footprint runs as
   1-d passes (each stored in the output's dtype before the next, as SciPy); any other
@@ -58,6 +58,34 @@ def _cval(cval):
     return float(cval)
 
 
+def _kernel_cval(cval, input_dtype, stored):
+    """`cval` as the order kernels read it, a float64 argument. `stored`: SciPy's minimum
+    and maximum filters assign it to a variable of the input's type first (as its C
+    code stores a double: integers through int64, wrapping; NumPy's cast otherwise);
+    its rank filters compare it as a double, which an integer order type holds
+    truncated toward zero (same order against integers, same stored result) and
+    clamped to the type's range. An int64/uint64 order type reads the argument's bits
+    as the integer (a double cannot hold every 64-bit value)."""
+    c = _cval(cval)
+    dtype = numpy.dtype(input_dtype)
+    order = order_dtype(dtype)
+    if stored:
+        with numpy.errstate(invalid="ignore", over="ignore"):
+            if dtype.kind == "b":
+                c = float(bool(c))
+            elif dtype.kind in "iu":
+                c = numpy.array(c).astype(numpy.int64).astype(dtype)[()]
+            else:
+                c = float(numpy.array(c).astype(dtype)[()])
+    if order.kind not in "iu":
+        return float(c)
+    if not stored:
+        info = numpy.iinfo(order)
+        c = int(min(max(numpy.trunc(c), info.min), info.max)) if numpy.isfinite(c) else \
+            (info.max if c > 0 else info.min)
+    return float(numpy.array(c).astype(order).view(numpy.float64)[()])
+
+
 def footprint_offsets(footprint, origins):
     """Each true element's offset from the window's center (``shape // 2 + origin``
     per axis), in C order: the taps of an order filter or a morphology."""
@@ -75,7 +103,8 @@ def _line_offsets(ndim, axis, size, origin):
 
 def _extreme(x, offsets, maximum, mode, cval):
     """The minimum or maximum filter of real `x` over `offsets`, in its order dtype."""
-    return _gpupy._extreme(x, offsets, maximum, mode_code(mode), cval, order_dtype(x.dtype))
+    return _gpupy._extreme(x, offsets, maximum, mode_code(mode), _kernel_cval(cval, x.dtype, True),
+                           order_dtype(x.dtype))
 
 
 def _min_or_max_filter1d(input, size, axis, output, mode, cval, origin, maximum):
@@ -208,7 +237,7 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
         raise RuntimeError("A sequence of modes is not supported by non-separable rank filters")
     code = mode_code(mode)
     result = _gpupy._rank(input, footprint_offsets(footprint, origins), int(rank), code,
-                          _cval(cval), order_dtype(input.dtype))
+                          _kernel_cval(cval, input.dtype, False), order_dtype(input.dtype))
     return deliver(result, output, input)
 
 
