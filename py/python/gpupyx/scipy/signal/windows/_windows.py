@@ -26,6 +26,7 @@ import warnings
 import numpy
 
 import gpupy as gp
+from gpupyx.scipy import fft as sp_fft
 
 _F64 = numpy.float64
 
@@ -256,8 +257,6 @@ def general_gaussian(M, p, sig, sym=True):
 def chebwin(M, at, sym=True):
     """Dolph-Chebyshev window (``scipy.signal.windows.chebwin``): the Chebyshev polynomial
     of order ``M - 1`` sampled on the unit circle, then an FFT (``gpupyx.scipy.fft``)."""
-    from gpupyx.scipy import fft as sp_fft
-
     if abs(at) < 45:
         warnings.warn("This window is not suitable for spectral analysis for attenuation values "
                       "lower than about 45dB because the equivalent noise bandwidth of a "
