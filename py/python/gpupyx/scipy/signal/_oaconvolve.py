@@ -95,6 +95,13 @@ def _init_freq_conv_axes(in1, in2, mode, axes, sorted_axes=False):
     return in1, in2, axes
 
 
+def _check_mode(mode):
+    """SciPy's message for a bad mode (its ``_apply_conv_mode``'s, raised here before the
+    work rather than after it)."""
+    if mode not in ("full", "same", "valid"):
+        raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
+
+
 def _apply_conv_mode(ret, s1, s2, mode, axes):
     if mode == "full":
         return ret.copy()
@@ -131,8 +138,10 @@ def oaconvolve(in1, in2, mode="full", axes=None):
     elif in1.size == 0 or in2.size == 0:
         return gp.asarray(numpy.asarray([]))
     elif in1.shape == in2.shape:
+        _check_mode(mode)
         return fftconvolve(in1, in2, mode=mode, axes=axes)
     in1, in2, axes = _init_freq_conv_axes(in1, in2, mode, axes, sorted_axes=True)
+    _check_mode(mode)
     s1, s2 = in1.shape, in2.shape
     if not axes:
         return _apply_conv_mode(in1 * in2, s1, s2, mode, axes)

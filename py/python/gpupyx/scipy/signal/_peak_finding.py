@@ -114,7 +114,8 @@ def _arg_wlen_as_expected(value):
 def _first_bad(bad, peaks, message):
     """SciPy's error for the first peak (in order) where `bad` holds, if any."""
     if bad.size and bool(gp.any(bad)):
-        raise ValueError(message.format(int(peaks[int(gp.argmax(bad))])))
+        first = int(gp.flatnonzero(bad)[0])
+        raise ValueError(message.format(int(peaks[first])))
 
 
 def _warn_if_zero(values, what):
