@@ -77,8 +77,9 @@ def _general_cosine_impl(M, a, sym=True):
 
 
 def general_cosine(M, a, sym=True):
-    """Generic weighted sum of cosine terms window (``scipy.signal.windows.general_cosine``)."""
-    a = a if isinstance(a, gp.ndarray) else numpy.asarray(a)
+    """Generic weighted sum of cosine terms window (``scipy.signal.windows.general_cosine``);
+    host coefficients enter the kernels as Python scalars, device ones as 0-d arrays."""
+    a = a if isinstance(a, gp.ndarray) else numpy.asarray(a).tolist()
     return _general_cosine_impl(M, a, sym=sym)
 
 
@@ -198,7 +199,7 @@ def barthann(M, sym=True):
 
 def general_hamming(M, alpha, sym=True):
     """Generalized Hamming window (``scipy.signal.windows.general_hamming``)."""
-    return _general_cosine_impl(M, numpy.asarray([alpha, 1.0 - alpha], dtype=_F64), sym=sym)
+    return _general_cosine_impl(M, [float(alpha), 1.0 - alpha], sym=sym)
 
 
 def hamming(M, sym=True):
