@@ -4,7 +4,8 @@ SciPy's checks and messages.
 
 SciPy doubles the positive frequencies and zeroes the negative ones by slice
 assignments; here one elementwise product with the same per-frequency factors (0, 1
-or 2: exact) does it along the transformed axes, without moving them."""
+or 2: exact; made on the device) does it along the transformed axes, without moving
+them."""
 
 import numpy
 
@@ -13,23 +14,22 @@ from gpupyx.scipy import fft as sp_fft
 from gpupyx.scipy.ndimage._util import as_device, normalize_axis
 
 
-def _analytic_factors(N, dtype):
-    """SciPy's ``h`` of length `N`: 1 at zero frequency (and at Nyquist for even `N`),
-    2 for the positive frequencies, 0 for the negative ones."""
-    h = numpy.zeros(N, dtype=dtype)
-    if N % 2 == 0:
-        h[0] = h[N // 2] = 1
-        h[1:N // 2] = 2
-    else:
-        h[0] = 1
-        h[1:(N + 1) // 2] = 2
+def _analytic_factors(N, dtype, nyquist):
+    """SciPy's per-frequency factors for `N` components, on the device: 1 at zero
+    frequency, 2 for the positive frequencies (below ``(N + 1) // 2``), 0 for the rest;
+    with `nyquist`, 1 at ``N / 2`` for even `N` (``hilbert``'s rule; ``hilbert2`` zeroes it)."""
+    h = gp.zeros(N, dtype=dtype)
+    h[0] = 1
+    h[1:(N + 1) // 2] = 2
+    if nyquist and N % 2 == 0:
+        h[N // 2] = 1
     return h
 
 
 def _along(h, axis, ndim):
     shape = [1] * ndim
     shape[axis] = h.size
-    return gp.asarray(h.reshape(shape))
+    return h.reshape(tuple(shape))
 
 
 def hilbert(x, N=None, axis=-1):
@@ -45,7 +45,7 @@ def hilbert(x, N=None, axis=-1):
     Xf = sp_fft.fft(x, N, axis=axis)
     axis = normalize_axis(axis, Xf.ndim)
     real = numpy.dtype(Xf.dtype.char.lower())
-    return sp_fft.ifft(Xf * _along(_analytic_factors(N, real), axis, Xf.ndim), axis=axis)
+    return sp_fft.ifft(Xf * _along(_analytic_factors(N, real, True), axis, Xf.ndim), axis=axis)
 
 
 def hilbert2(x, N=None, axes=(-2, -1)):
@@ -69,14 +69,7 @@ def hilbert2(x, N=None, axes=(-2, -1)):
         raise ValueError("When given as a tuple, N must hold exactly two positive integers")
     Xf = sp_fft.fft2(x, N, axes=axes)
     real = numpy.dtype(Xf.dtype.char.lower())
-    factors = []
-    for n in N:
-        # SciPy's 2-d rule: doubled below (n + 1) // 2, zero from there on (Nyquist too).
-        k = (n + 1) // 2
-        h = numpy.zeros(n, dtype=real)
-        h[0] = 1
-        h[1:k] = 2
-        factors.append(h)
+    factors = [_analytic_factors(n, real, False) for n in N]
     a0, a1 = (normalize_axis(a, Xf.ndim) for a in axes)
     Xf = Xf * _along(factors[0], a0, Xf.ndim) * _along(factors[1], a1, Xf.ndim)
     return sp_fft.ifft2(Xf, axes=axes)

@@ -372,7 +372,7 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
         if freq_axis < time_axis:
             time_axis -= 1
         x = gp.moveaxis(x, -1, time_axis)
-    time = gp.asarray(numpy.arange(x.shape[0]) / float(fs))
+    time = gp.arange(x.shape[0]) / float(fs)
     return time, x
 
 

@@ -223,15 +223,16 @@ def spectral_helper(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, nf
         freqs = sp_fft.rfftfreq(nfft, 1 / fs)
     result = segment_spectra(x, None if same_data else y, win, nperseg, noverlap, nfft, detrend_func,
                              sides, scaling, fs, mode, outdtype)
-    time = numpy.arange(nperseg / 2, x.shape[-1] - nperseg / 2 + 1, nperseg - noverlap) / float(fs)
+    # NumPy's arange (gpupy's is bit-identical) of the segment centres, in seconds.
+    time = gp.arange(nperseg / 2, x.shape[-1] - nperseg / 2 + 1, nperseg - noverlap) / float(fs)
     if boundary is not None:
-        time -= nperseg / 2 / fs
+        time = time - nperseg / 2 / fs
     result = result.astype(outdtype if result.dtype.kind == "c" else numpy.dtype(outdtype).char.lower())
     if same_data and mode != "stft":
         result = gp.real(result)
     if axis < 0:
         axis -= 1
-    return freqs, gp.asarray(time), gp.moveaxis(result, -1, axis)
+    return freqs, time, gp.moveaxis(result, -1, axis)
 
 
 __all__ = ["triage_segments", "detrend_function", "median_bias", "segment_spectra", "spectral_helper"]
