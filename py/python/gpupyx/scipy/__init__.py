@@ -9,8 +9,8 @@
   special matrices;
 - ``gpupyx.scipy.ndimage``: ``scipy.ndimage``'s correlation filters (convolutions,
   Gaussian, uniform, Sobel, Prewitt, Laplace);
-- ``gpupyx.scipy.signal``: ``scipy.signal``'s convolutions (``convolve2d``,
-  ``correlate2d``, ``convolve``, ``correlate``, ``fftconvolve``).
+- ``gpupyx.scipy.signal``: ``scipy.signal``'s convolutions, filters, resampling,
+  windows, spectral analysis and peak finding (see its docstring).
 
 The submodules load on first use (as CuPy's do), so that ``import gpupyx`` stays cheap.
 """
