@@ -25,6 +25,8 @@ def test_conj_conjugate(rng, dtype):
     assert_exact(g.conj().get(), x.conj())
     assert_exact(g.conjugate().get(), x.conjugate())
     assert_exact(g[::-1, ::2].conj().get(), x[::-1, ::2].conj())
+    if np.dtype(dtype).kind != "c":
+        assert g.conj() is g and g.conjugate() is g  # as NumPy's methods
 
 
 def test_clip_round(rng):

@@ -65,6 +65,29 @@ fn _correlate(
     NdArray::wrap(py, out)
 }
 
+/// A dense 2-d correlation with every element of the 2-d gpupy array `w` as a tap
+/// (read on the device through its strides), weight `(a, b)` of output `(i, j)`
+/// reading input `(i + a - cy, j + b - cx)`, computed in `dtype`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn _correlate2d(
+    py: Python<'_>,
+    a: PyRef<'_, NdArray>,
+    w: PyRef<'_, NdArray>,
+    cy: i64,
+    cx: i64,
+    mode_code: u32,
+    cval: f64,
+    dtype: &Bound<'_, PyAny>,
+) -> PyResult<Py<NdArray>> {
+    let (a, w) = (a.inner.clone(), w.inner.clone());
+    let (mode, dtype) = (mode(mode_code)?, to_dtype(py, dtype)?);
+    let out = py
+        .detach(|| filters::correlate_dense2d(&a, &w, (cy, cx), mode, cval, dtype))
+        .or_raise()?;
+    NdArray::wrap(py, out)
+}
+
 /// SciPy's minimum (`maximum=False`) or maximum filter by a list of taps (per-axis
 /// offsets from the output coordinate), in the order dtype `dtype` (float32, float64,
 /// int64 or uint64).
@@ -107,6 +130,7 @@ fn _rank(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_correlate1d, m)?)?;
     m.add_function(wrap_pyfunction!(_correlate, m)?)?;
+    m.add_function(wrap_pyfunction!(_correlate2d, m)?)?;
     m.add_function(wrap_pyfunction!(_extreme, m)?)?;
     m.add_function(wrap_pyfunction!(_rank, m)?)?;
     Ok(())

@@ -282,6 +282,9 @@ unsafe fn correlate_box<T: Acc>(
     });
 }
 
+/// Rows of its column a thread stages per round.
+const STAGE_ROWS: u32 = 8;
+
 /// This block's tile of `a`'s grid: (tile column, tile row, image).
 #[inline(always)]
 fn tile_of(a: &Stencil2d) -> (u32, u32, u32) {
@@ -312,25 +315,42 @@ unsafe fn stage_tile<T: Order>(
     let (mode, cval) = (Mode::from_code(a.mode), T::from_f64(a.cval));
     let origin =
         ((ty * TILE_H) as i64 - a.cy as i64) * a.w as i64 + (tx * TILE_W) as i64 - a.cx as i64;
-    let mut r = thread_y;
-    while r < t.rows {
-        let mut c = lane;
-        while c < t.cols {
-            let v = if inside {
-                // SAFETY: the staged rows and columns lie inside the image (`inside`).
-                unsafe { *image.add((origin + r as i64 * a.w as i64 + c as i64) as usize) }
-            } else {
-                match t.source(a, tx, ty, r, c, mode) {
-                    // SAFETY: a mapped offset lies inside the image.
-                    Some(o) => unsafe { *image.add(o as usize) },
-                    None => cval,
-                }
-            };
-            // SAFETY: r < rows and c < cols: inside the staged tile.
-            unsafe { *tile.add((r * t.cols + c) as usize) = v };
-            c += TILE_W;
+    // Columns `lane`, `lane + TILE_W`, ...; rows `thread_y`, `thread_y + THREADS_Y`, ...
+    // in rounds of STAGE_ROWS whose loads are all issued before their stores (one load
+    // in flight at a time would leave the staging latency-bound).
+    let load = |r: u32, c: u32| -> T {
+        if inside {
+            // SAFETY: the staged rows and columns lie inside the image (`inside`).
+            unsafe { *image.add((origin + r as i64 * a.w as i64 + c as i64) as usize) }
+        } else {
+            match t.source(a, tx, ty, r, c, mode) {
+                // SAFETY: a mapped offset lies inside the image.
+                Some(o) => unsafe { *image.add(o as usize) },
+                None => cval,
+            }
         }
-        r += THREADS_Y;
+    };
+    let mut c = lane;
+    while c < t.cols {
+        let mut r0 = thread_y;
+        while r0 < t.rows {
+            let mut v = [cval; STAGE_ROWS as usize];
+            for (s, v) in v.iter_mut().enumerate() {
+                let r = r0 + s as u32 * THREADS_Y;
+                if r < t.rows {
+                    *v = load(r, c);
+                }
+            }
+            for (s, v) in v.iter().enumerate() {
+                let r = r0 + s as u32 * THREADS_Y;
+                if r < t.rows {
+                    // SAFETY: r < rows and c < cols: inside the staged tile.
+                    unsafe { *tile.add((r * t.cols + c) as usize) = *v };
+                }
+            }
+            r0 += STAGE_ROWS * THREADS_Y;
+        }
+        c += TILE_W;
     }
 }
 
@@ -366,8 +386,9 @@ unsafe fn store_column<T>(
 /// `Tiles::engine`, the block's threads in place of its thread loops).
 ///
 /// # Safety
-/// `x` and `out` hold `a.batch * a.h * a.w` elements, `w` holds `a.kh * a.kw` (both at
-/// least 1); the grid is `a.tiles_x * a.tiles_y * a.batch` blocks of `STENCIL_BLOCK`
+/// `x` and `out` hold `a.batch * a.h * a.w` elements, `w` points at weight (0, 0) of a
+/// view of `a.kh x a.kw` weights (both at least 1) with element strides `a.ws0`,
+/// `a.ws1`; the grid is `a.tiles_x * a.tiles_y * a.batch` blocks of `STENCIL_BLOCK`
 /// threads with `Tiles::of(a.kh, a.kw).elements` elements of dynamic shared memory.
 #[inline(always)]
 unsafe fn stencil2d<T: Acc>(x: *const T, w: *const T, out: *mut T, a: &Stencil2d) {
@@ -381,8 +402,12 @@ unsafe fn stencil2d<T: Acc>(x: *const T, w: *const T, out: *mut T, a: &Stencil2d
     let tid = thread_idx();
     let mut k = tid;
     while k < a.kh * a.kw {
-        // SAFETY: k < kh * kw, the weights' length and their staged slots.
-        unsafe { *weights.add(k as usize) = *w.add(k as usize) };
+        let (ka, kb) = ((k / a.kw) as i64, (k % a.kw) as i64);
+        // SAFETY: weight (ka, kb) lies at that offset of the weights' view; slot k of
+        // kh * kw staged slots.
+        unsafe {
+            *weights.add(k as usize) = *w.offset((ka * a.ws0 as i64 + kb * a.ws1 as i64) as isize)
+        };
         k += STENCIL_BLOCK;
     }
     sync_threads();

@@ -31,9 +31,10 @@ pub const TILE_H: u32 = THREADS_Y * ROWS;
 pub const STENCIL_BLOCK: u32 = TILE_W * THREADS_Y;
 
 /// The launch of a dense 2-d correlation: images of `h x w`, `batch` of them, weights
-/// of `kh x kw` (C order), output `(i, j)` reading input `(i + a - cy, j + b - cx)`;
-/// blocks walk the tiles `tiles_x` to a row, `tiles_y` to an image, images after each
-/// other.
+/// of `kh x kw` (weight `(a, b)` at element offset `a * ws0 + b * ws1` from the weights'
+/// pointer: any view, reversed ones too), output `(i, j)` reading input
+/// `(i + a - cy, j + b - cx)`; blocks walk the tiles `tiles_x` to a row, `tiles_y` to an
+/// image, images after each other.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Stencil2d {
@@ -47,6 +48,8 @@ pub struct Stencil2d {
     pub mode: u32,
     pub tiles_x: u32,
     pub tiles_y: u32,
+    pub ws0: i32,
+    pub ws1: i32,
     pub cval: f64,
 }
 
@@ -127,12 +130,13 @@ impl Tiles {
     }
 
     /// The whole schedule on the CPU, tile by tile and thread by thread as the GPU runs
-    /// it; `fma(w, x, acc)` is the compute type's fused multiply-add.
+    /// it; `fma(w, x, acc)` is the compute type's fused multiply-add; weight (0, 0) is
+    /// `wts[w0]`, the others at `a`'s strides from it.
     #[cfg(test)]
     pub fn engine(
         a: &Stencil2d,
         x: &[f64],
-        wts: &[f64],
+        (wts, w0): (&[f64], usize),
         fma: impl Fn(f64, f64, f64) -> f64,
     ) -> std::vec::Vec<f64> {
         let t = Tiles::of(a.kh, a.kw);
@@ -162,7 +166,10 @@ impl Tiles {
                                 let mut win: [f64; ROWS as usize] =
                                     core::array::from_fn(|k| at(thread_y * ROWS + k as u32));
                                 for ka in 0..a.kh {
-                                    let wv = wts[(ka * a.kw + b) as usize];
+                                    let wv = wts[(w0 as i64
+                                        + ka as i64 * a.ws0 as i64
+                                        + b as i64 * a.ws1 as i64)
+                                        as usize];
                                     for k in 0..ROWS as usize {
                                         acc[k] = fma(wv, win[k], acc[k]);
                                     }
@@ -254,12 +261,24 @@ mod tests {
                         mode,
                         tiles_x: w.div_ceil(TILE_W),
                         tiles_y: h.div_ceil(TILE_H),
+                        ws0: kw as i32,
+                        ws1: 1,
                         cval: 2.0,
                     };
                     let x: Vec<f64> = (0..batch * h * w).map(|_| next()).collect();
                     let wts: Vec<f64> = (0..kh * kw).map(|_| next()).collect();
-                    let got = Tiles::engine(&a, &x, &wts, |w, v, acc| w.mul_add(v, acc));
-                    assert_eq!(got, direct(&a, &x, &wts), "{a:?}");
+                    let fma = |w: f64, v: f64, acc: f64| w.mul_add(v, acc);
+                    let want = direct(&a, &x, &wts);
+                    assert_eq!(Tiles::engine(&a, &x, (&wts, 0), fma), want, "{a:?}");
+                    // The same weights read backwards from the end of their reversal.
+                    let rev: Vec<f64> = wts.iter().rev().copied().collect();
+                    let back = Stencil2d {
+                        ws0: -(kw as i32),
+                        ws1: -1,
+                        ..a
+                    };
+                    let last = rev.len() - 1;
+                    assert_eq!(Tiles::engine(&back, &x, (&rev, last), fma), want, "{a:?}");
                 }
             }
         }
@@ -278,6 +297,8 @@ mod tests {
             mode: 1,
             tiles_x: 4,
             tiles_y: 4,
+            ws0: 3,
+            ws1: 1,
             cval: 0.0,
         };
         let t = Tiles::of(5, 3);

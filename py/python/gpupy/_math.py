@@ -152,7 +152,13 @@ def isneginf(x):
     return logical_and(isinf(x), signbit(x))  # noqa: F821
 
 
-_methods.attach({"conj": conjugate, "conjugate": conjugate, "clip": clip, "round": around})  # noqa: F821
+def _conj_method(a):
+    """``ndarray.conj()``/``conjugate()``: the conjugate of a complex array; the array
+    itself for any other dtype, as NumPy's method returns it."""
+    return conjugate(a) if a.dtype.kind == "c" else a  # noqa: F821
+
+
+_methods.attach({"conj": _conj_method, "conjugate": _conj_method, "clip": clip, "round": around})
 
 __all__ = [
     *_UFUNC_NAMES, "ufunc", "true_divide", "mod", "abs", "conj", "radians", "degrees", "bitwise_not", "dot",

@@ -164,13 +164,15 @@ fn dense_2d(shape: &[usize], offsets: &[Vec<i64>], compute: DType) -> Option<Ste
         mode: 0,
         tiles_x: w.div_ceil(TILE_W),
         tiles_y: h.div_ceil(TILE_H),
+        ws0: kw as i32,
+        ws1: 1,
         cval: 0.0,
     })
 }
 
 /// The tiled dense 2-d correlation (`kernels/src/filters/stencil.rs`) of the
 /// C-contiguous `src` into `out` (both of `plan`'s image shape and `compute`), with the
-/// `kh * kw` weights `w`.
+/// `kh x kw` weights of `compute` at `w`'s element (0, 0) and `plan`'s strides.
 fn stencil2d(
     src: &Array,
     w: &Array,
@@ -195,9 +197,10 @@ fn stencil2d(
         .ok_or_else(|| Error::Type(format!("no 2-d filter for {}", compute.name())))?;
     let shared = Tiles::of(plan.kh, plan.kw).elements * compute.itemsize() as u32;
     // (plan, x, w, out) is the kernel's parameter list: src and out hold batch * h * w
-    // elements of the compute type, w holds kh * kw (the dense taps, checked by
-    // dense_2d), the grid has one block per tile and the shared memory the tile's
-    // elements (at most STENCIL_SHARED bytes).
+    // elements of the compute type, w's view holds kh x kw of them at the strides in
+    // plan (the caller's: w's own strides, or a C-contiguous copy's), the grid has one
+    // block per tile and the shared memory the tile's elements (at most
+    // STENCIL_SHARED bytes).
     Launch::new(device, f)?
         .grid(blocks)
         .block(STENCIL_BLOCK)
@@ -207,6 +210,34 @@ fn stencil2d(
         .arg(w.data_ptr())
         .arg(out.data_ptr())
         .run()
+}
+
+/// A dense 2-d correlation: every element of the 2-d `weights` (a device array, any
+/// view) is a tap, weight `(a, b)` of output `(i, j)` reading input
+/// `(i + a - cy, j + b - cx)` of the 2-d `x`, extended past the edges by `mode`
+/// (`signal.convolve2d`/`correlate2d`'s direct sums).
+pub fn correlate_dense2d(
+    x: &Array,
+    weights: &Array,
+    (cy, cx): (i64, i64),
+    mode: Mode,
+    cval: f64,
+    compute: DType,
+) -> Result<Array> {
+    let [kh, kw] = *weights.shape() else {
+        return Err(Error::Value(
+            "a dense 2-d correlation takes 2-d weights".into(),
+        ));
+    };
+    if x.ndim() != 2 {
+        return Err(Error::Value(
+            "a dense 2-d correlation takes a 2-d input".into(),
+        ));
+    }
+    let offsets: Vec<Vec<i64>> = (0..kh as i64)
+        .flat_map(|a| (0..kw as i64).map(move |b| vec![a - cy, b - cx]))
+        .collect();
+    correlate(x, Weights::Device(weights), &offsets, mode, cval, compute)
 }
 
 /// SciPy's `correlate` with its footprint already taken: tap `t` has weight
@@ -239,17 +270,34 @@ pub fn correlate(
         crate::ops::elementwise::fill::fill(&out, &vec![0u8; compute.itemsize()])?;
         return Ok(out);
     }
-    let w = match weights {
-        Weights::Host(w) => upload_weights(x, w, compute)?,
-        Weights::Device(w) => {
-            same_device(x, w)?;
-            as_contiguous(w, compute)?
-        }
-    };
+    if let Weights::Device(w) = weights {
+        same_device(x, w)?;
+    }
     let device = x.device();
     if let Some(plan) = dense_2d(x.shape(), offsets, compute) {
+        // A 2-d device view of the compute type is read in place through its strides
+        // (a reversed kernel too); anything else becomes a C-contiguous copy.
+        let (w, (ws0, ws1)) = match weights {
+            Weights::Device(w)
+                if w.dtype() == compute && w.shape() == [plan.kh as usize, plan.kw as usize] =>
+            {
+                let s = &w.layout().strides;
+                let (s0, s1) = (i32::try_from(s[0]), i32::try_from(s[1]));
+                match (s0, s1) {
+                    (Ok(s0), Ok(s1)) => (w.clone(), (s0, s1)),
+                    _ => (as_contiguous(w, compute)?, (plan.kw as i32, 1)),
+                }
+            }
+            Weights::Device(w) => (as_contiguous(w, compute)?, (plan.kw as i32, 1)),
+            Weights::Host(w) => (upload_weights(x, w, compute)?, (plan.kw as i32, 1)),
+        };
+        let plan = Stencil2d { ws0, ws1, ..plan };
         return stencil2d(&src, &w, &out, plan, mode, cval, compute).map(|()| out);
     }
+    let w = match weights {
+        Weights::Host(w) => upload_weights(x, w, compute)?,
+        Weights::Device(w) => as_contiguous(w, compute)?,
+    };
     let win = Window::plan(device, x.shape(), offsets, mode, cval, 0)?;
     let (f, f_box) = kernels::filters::correlate(compute as usize)
         .ok_or_else(|| Error::Type(format!("no n-d filter for {}", compute.name())))?;

@@ -90,6 +90,8 @@ fn tile_plan(
         mode: mode as u32,
         tiles_x: w.div_ceil(TILE_W),
         tiles_y: h.div_ceil(TILE_H),
+        ws0: 0,
+        ws1: 0,
         cval,
     };
     Some(OrderTile {

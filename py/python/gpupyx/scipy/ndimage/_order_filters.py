@@ -73,6 +73,10 @@ def _kernel_cval(cval, input_dtype, stored):
         with numpy.errstate(invalid="ignore", over="ignore"):
             if dtype.kind == "b":
                 c = float(bool(c))
+            elif dtype == numpy.uint64:
+                # SciPy (x86-64) stores a negative double into uint64 as 0, a value in
+                # range by truncation.
+                c = numpy.uint64(0) if c < 0 else numpy.array(c).astype(numpy.uint64)[()]
             elif dtype.kind in "iu":
                 c = numpy.array(c).astype(numpy.int64).astype(dtype)[()]
             else:

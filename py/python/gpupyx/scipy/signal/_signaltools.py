@@ -82,13 +82,22 @@ def _direct_real(x, w, mode, boundary, fillvalue, same_after=False):
             p = gp.pad(xc, widths, mode="constant", constant_values=fillvalue)
         else:
             p = gp.pad(xc, widths, mode={"wrap": "wrap", "reflect": "symmetric"}[boundary])
-        taps = _dense_taps(k_shape, (0,) * len(k_shape))
-        r = _gpupy._correlate(p, w, taps, code, 0.0, cdt)
+        if p.ndim == 2:
+            r = _gpupy._correlate2d(p, w, 0, 0, code, 0.0, cdt)
+        else:
+            r = _gpupy._correlate(p, w, _dense_taps(k_shape, (0,) * len(k_shape)), code, 0.0, cdt)
         return r[tuple(slice(0, n + k - 1) for n, k in zip(x.shape, k_shape))]
     if mode == "same":
         centers = tuple(k - 1 - (k // 2 if same_after else (k - 1) // 2) for k in k_shape)
-        return _gpupy._correlate(x, w, _dense_taps(k_shape, centers), code, fillvalue, cdt)
-    r = _gpupy._correlate(x, w, _dense_taps(k_shape, (0,) * len(k_shape)), code, 0.0, cdt)
+    else:
+        centers = (0,) * len(k_shape)
+    if x.ndim == 2:
+        # The 2-d kernel read in place (its strides: a reversed view needs no copy).
+        r = _gpupy._correlate2d(x, w, centers[0], centers[1], code, fillvalue, cdt)
+    else:
+        r = _gpupy._correlate(x, w, _dense_taps(k_shape, centers), code, fillvalue, cdt)
+    if mode == "same":
+        return r
     return r[tuple(slice(0, n - k + 1) for n, k in zip(x.shape, k_shape))]
 
 
