@@ -33,38 +33,55 @@ impl Mode {
     }
 }
 
-/// Coordinate `c` of an axis of length `n >= 1` mapped into `0..n` by `mode`, or `None`
-/// where `Constant` reads `cval`. Far-out coordinates (a kernel longer than the axis)
-/// keep reflecting, mirroring or wrapping, as SciPy extends a line.
-#[inline(always)]
-pub fn map_coord(c: i64, n: i64, mode: Mode) -> Option<i64> {
-    if (0..n).contains(&c) {
-        return Some(c);
-    }
-    Some(match mode {
-        Mode::Constant => return None,
-        Mode::Nearest => {
-            if c < 0 {
-                0
-            } else {
-                n - 1
+/// The map of coordinates in a type: `map_coord` in `i64` (any array) and in `i32`
+/// (32-bit division: the tiled 2-d kernels, whose images have sides below 2^30).
+macro_rules! map_coord_in {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
+        $(#[$doc])*
+        #[inline(always)]
+        pub fn $name(c: $t, n: $t, mode: Mode) -> Option<$t> {
+            if (0..n).contains(&c) {
+                return Some(c);
             }
+            Some(match mode {
+                Mode::Constant => return None,
+                Mode::Nearest => {
+                    if c < 0 {
+                        0
+                    } else {
+                        n - 1
+                    }
+                }
+                Mode::Wrap => c.rem_euclid(n),
+                Mode::Reflect => {
+                    let m = c.rem_euclid(2 * n);
+                    if m >= n { 2 * n - 1 - m } else { m }
+                }
+                Mode::Mirror => {
+                    if n == 1 {
+                        return Some(0);
+                    }
+                    let p = 2 * n - 2;
+                    let m = c.rem_euclid(p);
+                    if m >= n { p - m } else { m }
+                }
+            })
         }
-        Mode::Wrap => c.rem_euclid(n),
-        Mode::Reflect => {
-            let m = c.rem_euclid(2 * n);
-            if m >= n { 2 * n - 1 - m } else { m }
-        }
-        Mode::Mirror => {
-            if n == 1 {
-                return Some(0);
-            }
-            let p = 2 * n - 2;
-            let m = c.rem_euclid(p);
-            if m >= n { p - m } else { m }
-        }
-    })
+    };
 }
+
+map_coord_in!(
+    /// Coordinate `c` of an axis of length `n >= 1` mapped into `0..n` by `mode`, or
+    /// `None` where `Constant` reads `cval`. Far-out coordinates (a kernel longer than
+    /// the axis) keep reflecting, mirroring or wrapping, as SciPy extends a line.
+    map_coord,
+    i64
+);
+map_coord_in!(
+    /// `map_coord` in 32-bit arithmetic, for `|c|` and `n` below 2^30.
+    map_coord32,
+    i32
+);
 
 #[cfg(test)]
 mod tests {
@@ -108,6 +125,24 @@ mod tests {
         assert_eq!(line(Mode::Mirror), [3, 2, 1, 0, 1, 2, 3, 2, 1, 0]);
         assert_eq!(line(Mode::Wrap), [1, 2, 3, 0, 1, 2, 3, 0, 1, 2]);
         assert_eq!(line(Mode::Nearest), [0, 0, 0, 0, 1, 2, 3, 3, 3, 3]);
+    }
+
+    #[test]
+    fn the_32_bit_map_is_the_64_bit_one() {
+        for mode in [
+            Mode::Reflect,
+            Mode::Constant,
+            Mode::Nearest,
+            Mode::Mirror,
+            Mode::Wrap,
+        ] {
+            for n in [1, 2, 3, 7, 1000] {
+                for c in (-3000..3000).chain([-(1 << 29), 1 << 29]) {
+                    let want = map_coord(c as i64, n as i64, mode).map(|v| v as i32);
+                    assert_eq!(map_coord32(c, n, mode), want, "{mode:?} n={n} c={c}");
+                }
+            }
+        }
     }
 
     #[test]

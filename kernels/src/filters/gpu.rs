@@ -283,7 +283,7 @@ unsafe fn correlate_box<T: Acc>(
 }
 
 /// Rows of its column a thread stages per round.
-const STAGE_ROWS: u32 = 8;
+const STAGE_ROWS: u32 = 4;
 
 /// This block's tile of `a`'s grid: (tile column, tile row, image).
 #[inline(always)]
@@ -325,7 +325,7 @@ unsafe fn stage_tile<T: Order>(
         } else {
             match t.source(a, tx, ty, r, c, mode) {
                 // SAFETY: a mapped offset lies inside the image.
-                Some(o) => unsafe { *image.add(o as usize) },
+                Some(o) => unsafe { *image.add(o) },
                 None => cval,
             }
         }

@@ -17,7 +17,9 @@
 //! against the direct sum), and the GPU kernel (`gpu.rs`) is the same loops with the
 //! block's threads.
 
-use super::boundary::{Mode, map_coord};
+#[cfg(test)]
+use super::boundary::map_coord;
+use super::boundary::{Mode, map_coord32};
 
 /// Outputs per tile along a row: one warp's lanes, one column each.
 pub const TILE_W: u32 = 32;
@@ -111,7 +113,8 @@ impl Tiles {
     }
 
     /// The staged value at tile row `r`, column `c` of tile `(tx, ty)`: the input
-    /// element's offset in its image, or `None` for `cval`.
+    /// element's offset in its image, or `None` for `cval`. In 32-bit arithmetic: the
+    /// host takes images with sides below 2^30 and kernels below 2^12 only.
     #[inline(always)]
     pub fn source(
         &self,
@@ -121,12 +124,12 @@ impl Tiles {
         r: u32,
         c: u32,
         mode: Mode,
-    ) -> Option<i64> {
-        let gy = (ty * TILE_H + r) as i64 - a.cy as i64;
-        let gx = (tx * TILE_W + c) as i64 - a.cx as i64;
-        let y = map_coord(gy, a.h as i64, mode)?;
-        let x = map_coord(gx, a.w as i64, mode)?;
-        Some(y * a.w as i64 + x)
+    ) -> Option<usize> {
+        let gy = (ty * TILE_H + r) as i32 - a.cy;
+        let gx = (tx * TILE_W + c) as i32 - a.cx;
+        let y = map_coord32(gy, a.h as i32, mode)?;
+        let x = map_coord32(gx, a.w as i32, mode)?;
+        Some(y as usize * a.w as usize + x as usize)
     }
 
     /// The whole schedule on the CPU, tile by tile and thread by thread as the GPU runs
@@ -152,7 +155,7 @@ impl Tiles {
                         for c in 0..t.cols {
                             tile[(r * t.cols + c) as usize] = match t.source(a, tx, ty, r, c, mode)
                             {
-                                Some(o) => x[z * img + o as usize],
+                                Some(o) => x[z * img + o],
                                 None => a.cval,
                             };
                         }
@@ -310,7 +313,7 @@ mod tests {
                             let o = t.source(&a, tx, ty, r, c, Mode::Constant).expect("inside");
                             let (gy, gx) =
                                 ((ty * TILE_H + r) as i64 - 2, (tx * TILE_W + c) as i64 - 1);
-                            assert_eq!(o, gy * 100 + gx);
+                            assert_eq!(o as i64, gy * 100 + gx);
                         }
                     }
                 }

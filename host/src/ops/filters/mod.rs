@@ -150,7 +150,17 @@ fn dense_2d(shape: &[usize], offsets: &[Vec<i64>], compute: DType) -> Option<Ste
     );
     let (h, w) = (u32::try_from(h).ok()?, u32::try_from(w).ok()?);
     let bytes = Tiles::of(kh.min(1 << 12), kw.min(1 << 12)).elements as usize * compute.itemsize();
-    if !dense || kh > 1 << 12 || kw > 1 << 12 || bytes > STENCIL_SHARED {
+    // The tiles map coordinates in 32-bit arithmetic (`stencil::Tiles::source`).
+    let small = |v: i64| v.abs() < 1 << 29;
+    if !dense
+        || kh > 1 << 12
+        || kw > 1 << 12
+        || bytes > STENCIL_SHARED
+        || !small(h as i64)
+        || !small(w as i64)
+        || !small(cy as i64)
+        || !small(cx as i64)
+    {
         return None;
     }
     Some(Stencil2d {

@@ -66,7 +66,9 @@ fn tile_plan(
     let lo = |d: usize| offsets.iter().map(|o| o[d]).min().unwrap_or(0);
     let hi = |d: usize| offsets.iter().map(|o| o[d]).max().unwrap_or(0);
     let (kh, kw) = (hi(0) - lo(0) + 1, hi(1) - lo(1) + 1);
-    if kh > 256 || kw > 256 {
+    // The tiles map coordinates in 32-bit arithmetic (`stencil::Tiles::source`).
+    let small = |v: i64| v.abs() < 1 << 29;
+    if kh > 256 || kw > 256 || ![h as i64, w as i64, lo(0), lo(1)].into_iter().all(small) {
         return None;
     }
     let t = Tiles::of(kh as u32, kw as u32);
