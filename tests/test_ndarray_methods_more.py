@@ -71,3 +71,33 @@ def test_bytes_and_pickles(rng, tmp_path):
     g.dump(tmp_path / "a.pkl")
     with open(tmp_path / "a.pkl", "rb") as f:
         assert_exact(pickle.load(f).get(), x)
+
+
+def test_as_strided_and_sliding_windows(rng):
+    from numpy.lib.stride_tricks import as_strided as np_as_strided
+    from numpy.lib.stride_tricks import sliding_window_view as np_windows
+
+    x = rng.standard_normal((6, 10))
+    g = gp.asarray(x)
+    # Overlapping rows of a 1-d view, a transposed walk, a broadcast (zero) stride.
+    flat, gflat = x.ravel(), g.ravel()
+    for shape, strides in [((5, 4), (8, 8)), ((3, 7), (16, 8)), ((10, 6), (8, 80)), ((4, 3), (0, 8))]:
+        want = np_as_strided(flat, shape, strides)
+        got = gp.lib.stride_tricks.as_strided(gflat, shape, strides)
+        assert got.strides == want.strides
+        assert_exact(got.get(), want)
+    # A view from an offset view, and with negative strides.
+    assert_exact(gp.lib.stride_tricks.as_strided(g[2:, 3:], (2, 2), (80, 8)).get(),
+                 np_as_strided(x[2:, 3:], (2, 2), (80, 8)))
+    assert_exact(gp.lib.stride_tricks.as_strided(g[:, ::-1], (3,), (-8,)).get(),
+                 np_as_strided(x[:, ::-1], (3,), (-8,)))
+    for window, axis in [((3,), -1), ((2, 4), None), ((2,), 0), ((3, 2), (1, 0))]:
+        assert_exact(gp.lib.stride_tricks.sliding_window_view(g, window, axis).get(),
+                     np_windows(x, window, axis))
+    # Views outside the memory, strides off the item grid, and NumPy's window errors.
+    with pytest.raises(ValueError, match="outside"):
+        gp.lib.stride_tricks.as_strided(g, (7, 10), (80, 8))
+    with pytest.raises(ValueError, match="multiples of the item size"):
+        gp.lib.stride_tricks.as_strided(g, (2,), (4,))
+    with pytest.raises(ValueError, match="window shape cannot be larger"):
+        gp.lib.stride_tricks.sliding_window_view(g, (7,), 0)

@@ -54,7 +54,6 @@ OMITTED = {
     "info": "NumPy's documentation printer (numpy.info works on gpupy's objects)",
     "typing": "static type aliases (ArrayLike, NDArray) that describe NumPy arrays",
     "core": "NumPy 2's deprecated alias of its private numpy._core",
-    "lib": "NumPy's implementation modules; their public functions are NumPy's top-level names",
     # The numpy.polynomial package: six series families (power, Chebyshev, Legendre,
     # Laguerre, Hermite, HermiteE), about 200 functions and their classes; beyond issue
     # 21's list, which asks for the legacy poly1d/polyval/polyfit/roots family (provided).

@@ -152,6 +152,36 @@ fn _broadcast_to(
     NdArray::wrap(py, array(a).broadcast_to(&shape).or_raise()?)
 }
 
+/// A view of `a`'s memory with `shape` and byte `strides` from `a`'s element (0, ..., 0)
+/// (NumPy's `as_strided`): every stride a multiple of the item size, and every element
+/// inside `a`'s buffer (a ValueError otherwise: no view may reach past the memory).
+#[pyfunction]
+fn _as_strided(
+    py: Python<'_>,
+    a: &Bound<'_, NdArray>,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+) -> PyResult<Py<NdArray>> {
+    let a = array(a);
+    let item = a.dtype().itemsize() as isize;
+    if shape.len() != strides.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "shape and strides must have the same length",
+        ));
+    }
+    if strides.iter().any(|s| s % item != 0) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "strides must be multiples of the item size ({item} bytes) in gpupy"
+        )));
+    }
+    let layout = gpupy_host::layout::Layout {
+        shape,
+        strides: strides.iter().map(|s| s / item).collect(),
+        offset: a.layout().offset,
+    };
+    NdArray::wrap(py, a.view(layout, a.dtype()).or_raise()?)
+}
+
 /// Whether two arrays view one device buffer (NumPy's `may_share_memory`, by buffer).
 #[pyfunction]
 fn _shares_buffer(a: &Bound<'_, NdArray>, b: &Bound<'_, NdArray>) -> bool {
@@ -160,6 +190,7 @@ fn _shares_buffer(a: &Bound<'_, NdArray>, b: &Bound<'_, NdArray>) -> bool {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_arange, m)?)?;
+    m.add_function(wrap_pyfunction!(_as_strided, m)?)?;
     m.add_function(wrap_pyfunction!(_copyto, m)?)?;
     m.add_function(wrap_pyfunction!(_flip, m)?)?;
     m.add_function(wrap_pyfunction!(_moveaxis, m)?)?;

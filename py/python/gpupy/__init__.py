@@ -37,7 +37,8 @@ The names follow NumPy; GPU-specific ones follow CuPy (``gpupy.cuda.Device``,
 #   _statistics_more, _histograms_more, _lexsort, _bits, _shape_logic, emath: cov,
 #                             corrcoef, nan-quantiles, histogram2d/dd, lexsort, packbits,
 #                             diagonal, broadcast, einsum_path and numpy.emath (on the above)
-#   testing (on _creation: NumPy's assertions on host copies)
+#   testing (on _creation: NumPy's assertions on host copies); lib (stride_tricks: views
+#   by strides, on the extension)
 # This package module imports them all and re-exports their public names.
 
 from numpy import (  # dtypes are NumPy's own objects, so dtype=np.float32 and gp.float32 agree
@@ -174,10 +175,11 @@ from gpupy._types import *  # noqa: E402,F401,F403,A004  (NumPy's type names, ta
 from gpupy._errstate import *  # noqa: E402,F401,F403  (seterr, errstate, ...: recorded only)
 from gpupy._printing import *  # noqa: E402,F401,F403  (array2string, printoptions, ...)
 from gpupy._linalg import einsum, inner, kron, outer, tensordot, trace, vdot, vecdot  # noqa: E402
-from gpupy import config, fft, linalg, random, testing  # noqa: E402
+from gpupy import config, fft, lib, linalg, random, testing  # noqa: E402
 
 __all__ += [*_dtypes.__all__, *_types.__all__, *_errstate.__all__, *_printing.__all__, "testing"]
-__all__ += ["vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config", "random", "fft"]
+__all__ += ["vecdot", "einsum", "inner", "kron", "outer", "tensordot", "trace", "vdot", "linalg", "config", "random", "fft",
+            "lib"]
 
 __all__ += [
     n for n in _creation.__all__ + _ranges.__all__ + _matrices.__all__ + _manipulation.__all__ if n not in __all__

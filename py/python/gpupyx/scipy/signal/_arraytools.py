@@ -5,6 +5,7 @@ arithmetic and messages) and ``sliding_frames``, the zero-copy view of overlappi
 segments that the spectral functions and ``upfirdn`` read their frames through."""
 
 import gpupy as gp
+from gpupy.lib.stride_tricks import as_strided
 
 
 def axis_slice(a, start=None, stop=None, step=None, axis=-1):
@@ -72,25 +73,6 @@ def zero_ext(x, n, axis=-1):
     return gp.concatenate((zeros, x, zeros), axis=axis)
 
 
-class _StridedExport:
-    """An object exporting a strided view of the gpupy array `base` through CUDA's array
-    interface, for ``gpupy.asarray`` to wrap without a copy. gpupy keeps the exporting
-    object alive as long as the view (the protocol's ownership rule), and this object
-    keeps `base`, whose memory the view reads. gpupy has no ``as_strided``; the import
-    checks the view's span against the allocation before any kernel can see it."""
-
-    def __init__(self, base, shape, strides):
-        cai = base.__cuda_array_interface__
-        self.base = base
-        self.__cuda_array_interface__ = {
-            "shape": tuple(shape),
-            "strides": tuple(strides),
-            "typestr": cai["typestr"],
-            "data": (cai["data"][0], False),
-            "version": 3,
-        }
-
-
 def sliding_frames(x, length, step):
     """The segments ``x[..., k*step : k*step + length]``, ``k = 0 .. (n - length) // step``,
     of the last axis of `x` (``n = x.shape[-1] >= length``) as one array of shape
@@ -105,7 +87,7 @@ def sliding_frames(x, length, step):
         return gp.empty(tuple(x.shape[:-1]) + (max(count, 0), length), dtype=x.dtype)
     item_stride = x.strides[-1]
     strides = tuple(x.strides[:-1]) + (step * item_stride, item_stride)
-    return gp.asarray(_StridedExport(x, shape, strides))
+    return as_strided(x, shape, strides)
 
 
 __all__ = ["axis_slice", "axis_reverse", "odd_ext", "even_ext", "const_ext", "zero_ext",
