@@ -91,8 +91,15 @@ pub fn voronoi_line<const R: usize, S: Stack>(
     let mut l: isize = -1;
     let (mut top, mut below) = ((0.0f64, 0.0f64), (0.0f64, 0.0f64));
     let sd = pick(s, d);
+    // Each position's site is read one step ahead, so its loads overlap the work on the
+    // one before (a GPU thread walks its line alone; nothing else hides the latency).
+    let mut ahead = if len > 0 { site(0) } else { None };
     for ii in 0..len {
-        let Some(f) = site(ii) else { continue };
+        let here = ahead;
+        if ii + 1 < len {
+            ahead = site(ii + 1);
+        }
+        let Some(f) = here else { continue };
         let fd = pick(&f, d) as f64;
         let w = off_line(&f, d, coor, s);
         while l >= 1 {
@@ -147,6 +154,28 @@ pub fn voronoi_line<const R: usize, S: Stack>(
     true
 }
 
+/// Line `line` along axis `d` of a C-contiguous grid of `shape` (C order; its first `R`
+/// entries are the grid's), the lines numbered in C order of the other axes: its
+/// coordinates along those axes (entry `d` is 0), the element index of its first
+/// position, and the element step along it. Neighbouring lines are neighbouring elements
+/// unless `d` is the last axis, so a warp's loads coalesce.
+#[inline(always)]
+pub fn line_of<const R: usize>(shape: &[u64], d: usize, line: u64) -> ([i64; R], u64, u64) {
+    let mut coor = [0i64; R];
+    let (mut rem, mut base, mut step, mut along) = (line, 0u64, 1u64, 1u64);
+    for k in (0..R).rev() {
+        if k == d {
+            along = step;
+        } else {
+            coor[k] = (rem % shape[k]) as i64;
+            rem /= shape[k];
+            base += coor[k] as u64 * step;
+        }
+        step *= shape[k];
+    }
+    (coor, base, along)
+}
+
 /// The squared distance SciPy computes from a feature `f` of the element at `c`:
 /// `sum_jj ((f[jj] - c[jj]) s[jj])^2`, the difference in int32 (it wraps as NumPy's
 /// does), the sum in axis order starting from the first term (`np.add.reduce`).
@@ -182,26 +211,19 @@ mod tests {
         s: &[f64; R],
     ) -> Vec<i32> {
         let n = mask.len();
-        let strides: Vec<usize> = (0..R).map(|k| shape[k + 1..].iter().product()).collect();
+        let extents: Vec<u64> = shape.iter().map(|&e| e as u64).collect();
         let mut ft = vec![0i32; R * n];
+        let mut lines_seen = vec![false; n];
         for d in 0..R {
             let lines = n / shape[d];
             let src = ft.clone();
             for line in 0..lines {
-                // The line's coordinates along the other axes (C order of the rest).
-                let mut coor = [0i64; R];
-                let mut rem = line;
-                for k in (0..R).rev() {
-                    if k != d {
-                        coor[k] = (rem % shape[k]) as i64;
-                        rem /= shape[k];
-                    }
+                let (coor, base, along) = line_of::<R>(&extents, d, line as u64);
+                let at = |ii: usize| base as usize + ii * along as usize;
+                // Every element lies on exactly one line of each pass.
+                for ii in 0..shape[d] {
+                    assert!(!std::mem::replace(&mut lines_seen[at(ii)], true));
                 }
-                let base: usize = (0..R)
-                    .filter(|&k| k != d)
-                    .map(|k| coor[k] as usize * strides[k])
-                    .sum();
-                let at = |ii: usize| base + ii * strides[d];
                 let site = |ii: usize| -> Option<[i32; R]> {
                     let p = at(ii);
                     if d == 0 {
@@ -228,6 +250,8 @@ mod tests {
                     }
                 }
             }
+            assert!(lines_seen.iter().all(|&s| s));
+            lines_seen.fill(false);
         }
         ft
     }

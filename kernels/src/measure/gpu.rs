@@ -5,7 +5,7 @@
 use core::arch::asm;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use super::edt::{Stack, squared_distance, voronoi_line};
+use super::edt::{Stack, line_of, squared_distance, voronoi_line};
 use super::extrema::{firsts_of_run, keys_of_run};
 use super::grid::{Axis, Neighbour, edges};
 use super::objects::boxes_of_run;
@@ -339,27 +339,6 @@ impl Stack for Column {
     }
 }
 
-/// Line `line` along `a.axis` of a grid of rank `R`: its coordinates along the other
-/// axes (C order; entry `axis` is 0), the element index of its first position and the
-/// element step along it.
-#[inline(always)]
-fn line_of<const R: usize>(a: &EdtArgs, line: u64) -> ([i64; R], u64, u64) {
-    let d = a.axis as usize;
-    let mut coor = [0i64; R];
-    let (mut rem, mut base, mut step, mut along) = (line, 0u64, 1u64, 1u64);
-    for k in (0..R).rev() {
-        if k == d {
-            along = step;
-        } else {
-            coor[k] = (rem % a.shape[k]) as i64;
-            rem /= a.shape[k];
-            base += coor[k] as u64 * step;
-        }
-        step *= a.shape[k];
-    }
-    (coor, base, along)
-}
-
 /// The sampling per axis, in registers.
 #[inline(always)]
 fn sampling<const R: usize>(a: &EdtArgs) -> [f64; R] {
@@ -380,7 +359,7 @@ unsafe fn edt_first<const R: usize>(a: &EdtArgs, mask: *const u8, stack: *mut u3
     let n = a.n as usize;
     let mut line = start;
     while line < a.lines {
-        let (coor, base, along) = line_of::<R>(a, line);
+        let (coor, base, along) = line_of::<R>(&a.shape, a.axis as usize, line);
         let at = |ii: usize| base as usize + ii * along as usize;
         let site = |ii: usize| -> Option<[i32; R]> {
             // SAFETY: ii < len: an element of the grid.
@@ -423,7 +402,7 @@ unsafe fn edt_pass<const R: usize>(a: &EdtArgs, src: *const i32, stack: *mut u32
     let (n, d) = (a.n as usize, a.axis as usize);
     let mut line = start;
     while line < a.lines {
-        let (coor, base, along) = line_of::<R>(a, line);
+        let (coor, base, along) = line_of::<R>(&a.shape, a.axis as usize, line);
         let at = |ii: usize| base as usize + ii * along as usize;
         // SAFETY: plane k, element at(ii) of the grid.
         let read = |ii: usize, k: usize| unsafe { *src.add(k * n + at(ii)) };
