@@ -214,14 +214,13 @@ mod tests {
         let extents: Vec<u64> = shape.iter().map(|&e| e as u64).collect();
         let mut ft = vec![0i32; R * n];
         let mut lines_seen = vec![false; n];
-        for d in 0..R {
-            let lines = n / shape[d];
+        for (d, &len) in shape.iter().enumerate() {
             let src = ft.clone();
-            for line in 0..lines {
+            for line in 0..n / len {
                 let (coor, base, along) = line_of::<R>(&extents, d, line as u64);
                 let at = |ii: usize| base as usize + ii * along as usize;
                 // Every element lies on exactly one line of each pass.
-                for ii in 0..shape[d] {
+                for ii in 0..len {
                     assert!(!std::mem::replace(&mut lines_seen[at(ii)], true));
                 }
                 let site = |ii: usize| -> Option<[i32; R]> {
@@ -238,14 +237,14 @@ mod tests {
                         (src[p] >= 0).then(|| std::array::from_fn(|k| src[k * n + p]))
                     }
                 };
-                let mut stack = Slots(vec![0; shape[d]]);
-                let any = voronoi_line(shape[d], d, &coor, s, site, &mut stack, |ii, f| {
+                let mut stack = Slots(vec![0; len]);
+                let any = voronoi_line(len, d, &coor, s, site, &mut stack, |ii, f| {
                     for k in 0..R {
                         ft[k * n + at(ii)] = f[k];
                     }
                 });
                 if !any && d == 0 {
-                    for ii in 0..shape[d] {
+                    for ii in 0..len {
                         ft[at(ii)] = -1;
                     }
                 }
