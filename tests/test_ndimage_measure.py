@@ -388,7 +388,7 @@ def test_sums_means_variances(rng, dtype, kind):
                     ss = var_w * count
                     var_bound = ((2 * count + 6) * U64 * ss + 3 * count * mean_bound**2) / count
                     if np.dtype(dtype) == np.float32 and (labs is None or index is None or np.isscalar(index)):
-                        var_bound = var_bound + (2 * count + 6) * U32 * ss / count
+                        var_bound = var_bound + (2 * count + 12) * U32 * ss / count
                     if name == "variance":
                         assert_close_to(got, want, var_bound)
                     else:

@@ -148,9 +148,10 @@ macro_rules! label_entries {
                     })
                 };
             }
-            // `roots[i]` = 1 where element i is a root, else 0; every parent its root.
+            // `roots[i]` = 1 where element i is a root, else 0 (int64, what the scan of
+            // the ranks reads); every parent its root.
             #[unsafe(export_name = concat!("gpupy_label_flatten_", stringify!($w)))]
-            unsafe extern "ptx-kernel" fn flatten(a: LabelArgs, parent: *mut $w, roots: *mut u8) {
+            unsafe extern "ptx-kernel" fn flatten(a: LabelArgs, parent: *mut $w, roots: *mut i64) {
                 let links = Links { p: parent };
                 let (start, stride) = grid_stride();
                 let mut i = start;
@@ -166,7 +167,7 @@ macro_rules! label_entries {
                         r == i
                     };
                     // SAFETY: i < n.
-                    unsafe { *roots.add(i as usize) = root as u8 };
+                    unsafe { *roots.add(i as usize) = root as i64 };
                     i += stride;
                 }
             }

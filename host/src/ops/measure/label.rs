@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::launch::Launch;
 use crate::ops::elementwise::copy::contiguous;
 use crate::ops::elementwise_grid;
-use crate::ops::scan::{ScanOp, scan};
+use crate::ops::scan::{ScanOp, scan_into};
 
 /// The components of the bool array `mask` (true: foreground; any layout, at least one
 /// dimension) connected through the earlier neighbours `steps` (the half of a symmetric
@@ -52,7 +52,7 @@ pub fn label(mask: &Array, steps: &[Vec<i64>], int64: bool) -> Result<(Array, u6
         &[n as usize],
         if wide { DType::UInt64 } else { DType::UInt32 },
     )?;
-    let roots = Array::empty(device, &[n as usize], DType::UInt8)?;
+    let roots = Array::empty(device, &[n as usize], DType::Int64)?;
     let [init, link, flatten, number] = kernels::measure::label(wide, int64);
     let args = LabelArgs {
         n,
@@ -75,7 +75,7 @@ pub fn label(mask: &Array, steps: &[Vec<i64>], int64: bool) -> Result<(Array, u6
             .arg(parent.data_ptr())
             .run()?;
     }
-    // (args, parent, roots): n links after the unions, n root flags.
+    // (args, parent, roots): n links after the unions, n int64 root flags.
     Launch::new(device, flatten)?
         .grid(grid)
         .block(MEASURE_BLOCK)
@@ -83,7 +83,9 @@ pub fn label(mask: &Array, steps: &[Vec<i64>], int64: bool) -> Result<(Array, u6
         .arg(parent.data_ptr())
         .arg(roots.data_ptr())
         .run()?;
-    let rank = scan(&roots, 0, ScanOp::Sum, false, DType::Int64)?;
+    // The inclusive count of roots, in place: each root's rank + 1 is its label.
+    scan_into(&roots, 0, ScanOp::Sum, false, &roots)?;
+    let rank = roots;
     // (args, parent, rank, out): n flattened links (each a root or the background mark),
     // n inclusive root counts, n labels of out's dtype.
     Launch::new(device, number)?
