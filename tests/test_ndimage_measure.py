@@ -25,7 +25,9 @@ gpupy's (a float64 accumulation rounded once) within ``u32 S + n u S``. A mean a
 rounding of each side (``u |mean|`` twice). A variance is a sum of squared deviations
 from each side's own mean: its ``n`` squares and their sum add ``(2 n + 6) u SS``
 (``SS`` the sum of squares), and the means' difference ``dm`` adds ``3 n dm^2``, all
-over ``n``; a standard deviation's error is the variance's over ``sd_gpupy + sd_scipy``.
+over ``n`` (for a float32 single group both sides square and sum in float32: another
+``(2 n + 12) u32 SS / n``); a standard deviation's error is the variance's over
+``sd_gpupy + sd_scipy``.
 Centers of mass use positive masses: each coordinate is a ratio of two sums of positive
 terms (each within ``(n + 1) u`` relatively), so the two sides differ by at most
 ``(8 n + 2) u`` relatively.
