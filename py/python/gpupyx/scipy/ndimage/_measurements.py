@@ -441,6 +441,7 @@ def histogram(input, min, max, bins, labels=None, index=None):
         raise ValueError(f"Cannot convert index values from <{index.dtype}> to <{labels.dtype}> "
                          "(labels' type) without loss of precision")
     index = index.astype(labels.dtype)
+    index.min()  # SciPy's labeled_comprehension takes it (an empty index raises there)
     # Each element's place in the sorted distinct index values, -1 for none.
     keys = numpy.unique(index)
     flat = labels.reshape(-1)
