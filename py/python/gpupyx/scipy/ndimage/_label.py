@@ -167,14 +167,9 @@ def find_objects(input, max_label=0):
     if input.ndim == 0:
         v = int(labels)
         return [() if v == k + 1 else None for k in range(max_label)]
-    boxes = _gpupy._find_objects(labels, max_label).get()
-    missing = numpy.iinfo(numpy.uint64).max
-    result = []
-    for lo, hi in boxes:
-        if lo[0] == missing:
-            result.append(None)
-        else:
-            result.append(tuple(slice(int(s), int(e)) for s, e in zip(lo, hi)))
+    boxes = _gpupy._find_objects(labels, max_label).get().tolist()  # Python ints, fast
+    missing = int(numpy.iinfo(numpy.uint64).max)
+    result = [None if lo[0] == missing else tuple(map(slice, lo, hi)) for lo, hi in boxes]
     return result
 
 

@@ -272,8 +272,8 @@ def _coordinates(result, shape):
     dim_prod = numpy.cumprod([1] + list(dims[:0:-1]))[::-1]
     host = result.get() if isinstance(result, gp.ndarray) else numpy.asarray(result)
     if host.ndim == 0:
-        return tuple(int(c) for c in (int(host) // dim_prod) % dims)
-    return [tuple(int(c) for c in v) for v in (host.reshape(-1, 1) // dim_prod) % dims]
+        return tuple(((int(host) // dim_prod) % dims).tolist())
+    return [tuple(v) for v in ((host.reshape(-1, 1) // dim_prod) % dims).tolist()]
 
 
 def minimum_position(input, labels=None, index=None):
