@@ -214,6 +214,8 @@ def test_label_errors(rng):
         raises_as_numpy(lambda: gnd.label(gp.asarray(a), s, out), lambda: nd.label(a, s, out))
     raises_as_numpy(lambda: gnd.label(gp.asarray(x), output=gp.empty((5, 4), np.int32)),
                     lambda: nd.label(x, output=np.empty((5, 4), np.int32)))
+    for dtype in (np.float16, np.complex64):  # outputs SciPy's labelling cannot write
+        raises_as_numpy(lambda: gnd.label(gp.asarray(x), output=dtype), lambda: nd.label(x, output=dtype))
 
 
 # ---------------------------------------------------------------------------------------

@@ -107,19 +107,17 @@ def label(input, structure=None, output=None):
         caller_provided_output = False
         output = gp.empty(input.shape, numpy.intp if need_64bits else numpy.int32) if output is None \
             else gp.empty(input.shape, output)
-    if output.dtype.kind == "c" or not _labelled_type(output.dtype):
-        raise TypeError("No matching signature found")
     if input.ndim == 0 or input.size == 0:
         maxlabel = (1 if bool(input != 0) else 0) if input.ndim == 0 else 0
         if input.ndim == 0:
             output[...] = maxlabel
         return maxlabel if caller_provided_output else (output, maxlabel)
-    if not _labelled_type(input.dtype):
-        # SciPy's fused line readers take these types only.
-        raise TypeError("No matching signature found")
     if not numpy.array_equal(structure, structure[(slice(None, None, -1),) * structure.ndim]):
         # SciPy's assertion in _ni_label._label.
         raise AssertionError("Structuring element is not symmetric")
+    if not (_labelled_type(input.dtype) and _labelled_type(output.dtype)):
+        # SciPy's fused line readers and writers take these types only.
+        raise TypeError("No matching signature found")
     # Label in SciPy's walk order: the output's line axis last.
     axis = _line_axis(output)
     mask = gp.moveaxis(input != 0, axis, -1)
