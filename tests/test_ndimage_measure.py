@@ -606,6 +606,16 @@ def test_edt_matches_scipy(rng, shape):
         assert_edt(gnd.distance_transform_edt(gp.asarray(lattice), sampling, return_indices=True), want)
 
 
+def test_edt_one_dimension(rng):
+    # One long line (found by scans), and samplings outside [1e-100, 1e100] (the kernel,
+    # where SciPy's arithmetic keeps other sites).
+    for n, density in ((100003, 0.999), (100003, 0.5), (5000, 1.0), (2, 0.5)):
+        x = rng.random(n) < density
+        for sampling in (None, 0.7, 1e-200, 1e200, -2.0):
+            want = nd.distance_transform_edt(x, sampling, return_indices=True)
+            assert_edt(gnd.distance_transform_edt(gp.asarray(x), sampling, return_indices=True), want)
+
+
 def test_edt_large(rng):
     for shape, density in (((300, 401), 0.97), ((40, 50, 60), 0.9), ((2049, 7), 0.999)):
         x = rng.random(shape) < density

@@ -12,6 +12,16 @@ root), are bit for bit SciPy's.
 The kernels keep a feature (one int32 per axis) in registers, for up to 8 axes; an
 array of more dimensions runs on its axes of extent above 1 (the others add exact
 zeros), at most 8 of them.
+
+A thread per line is slow on few long lines (each thread walks its line alone). A 1-d
+input, one line, takes another route: SciPy's single pass there gives each element the
+nearest background element, the earlier one on a tie (its envelope keeps every site
+and its sweep stops at the first nearest), which scans find in parallel: the count of
+background elements up to each element (``cumsum``) indexes their positions
+(``flatnonzero``) before and after it, compared in SciPy's arithmetic. That holds for
+samplings between 1e-100 and 1e100 (squares of distinct distances stay distinct and
+finite); others take the kernel. Elongated n-d arrays (a few lines of millions of
+elements along some axis) stay slow in that axis's pass.
 """
 
 import numpy
@@ -37,9 +47,32 @@ def _arg_check(distances_out, indices_out, return_distances, return_indices):
         raise RuntimeError(", ".join(error_msgs))
 
 
+def _line_features(mask, s):
+    """SciPy's features of a 1-d bool `mask` (int32, ``(1, n)``) by scans, for a
+    sampling `s` in [1e-100, 1e100] (see the module docstring)."""
+    n = mask.size
+    background = gp.logical_not(mask)
+    positions = gp.flatnonzero(background)
+    m = positions.size
+    if m == 0:
+        return gp.full((1, n), -1, numpy.int32)  # no background: SciPy's -1
+    count = gp.cumsum(background)  # background elements up to each element
+    before = count - 1  # the last at or before it, as an index into positions
+    after = count - background.astype(numpy.int64)  # the first at or after it
+    prev = positions[gp.maximum(before, 0)]
+    nxt = positions[gp.minimum(after, m - 1)]
+    i = gp.arange(n)
+    t1 = (prev - i).astype(numpy.float64) * s
+    t2 = (nxt - i).astype(numpy.float64) * s
+    take_prev = (before >= 0) & ((after >= m) | (t1 * t1 <= t2 * t2))
+    return gp.where(take_prev, prev, nxt).astype(numpy.int32).reshape(1, n)
+
+
 def _features(mask, sampling, init):
     """SciPy's features of the bool `mask` (int32, ``(ndim, *shape)``) from the
     initial features `init` (None: zeros)."""
+    if mask.ndim == 1 and 1e-100 <= sampling[0] <= 1e100:
+        return _line_features(mask, sampling[0])
     if mask.ndim <= _EDT_DIMS:
         return _gpupy._feature_transform(mask, sampling, init)
     kept = [k for k, n in enumerate(mask.shape) if n > 1]
