@@ -27,6 +27,15 @@ impl Axis {
         }
     }
 
+    /// The `#[repr(C)]` bytes the kernels read from a device table (checked below).
+    pub fn to_bytes(self) -> [u8; 16] {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&self.extent.to_le_bytes());
+        b[8..12].copy_from_slice(&self.magic.to_le_bytes());
+        b[12..].copy_from_slice(&self.shift.to_le_bytes());
+        b
+    }
+
     /// (quotient, remainder) of `i / extent`: by the fast divisor when `small` (the
     /// grid holds fewer than 2^31 elements), else by a real division.
     #[inline(always)]
@@ -55,7 +64,26 @@ pub struct Neighbour {
     pub high: u64,
 }
 
+// The tables' bytes (`to_bytes`) follow the structs' layouts.
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(
+        size_of::<Axis>() == 16 && offset_of!(Axis, magic) == 8 && offset_of!(Axis, shift) == 12
+    );
+    assert!(size_of::<Neighbour>() == 24);
+    assert!(offset_of!(Neighbour, low) == 8 && offset_of!(Neighbour, high) == 16);
+};
+
 impl Neighbour {
+    /// The `#[repr(C)]` bytes the kernels read from a device table.
+    pub fn to_bytes(self) -> [u8; 24] {
+        let mut b = [0u8; 24];
+        b[..8].copy_from_slice(&self.offset.to_le_bytes());
+        b[8..16].copy_from_slice(&self.low.to_le_bytes());
+        b[16..].copy_from_slice(&self.high.to_le_bytes());
+        b
+    }
+
     /// The neighbour of element `i` on the edges `(low, high)`, if it is inside the grid.
     #[inline(always)]
     pub fn of(self, i: u64, (low, high): (u64, u64)) -> Option<u64> {

@@ -29,13 +29,7 @@ pub fn axes(device: &'static Device, shape: &[usize]) -> Result<Array> {
     let bytes: Vec<u8> = shape
         .iter()
         .rev()
-        .flat_map(|&n| {
-            let a = Axis::new(n as u64);
-            let mut b = a.extent.to_le_bytes().to_vec();
-            b.extend(a.magic.to_le_bytes());
-            b.extend(a.shift.to_le_bytes());
-            b
-        })
+        .flat_map(|&n| Axis::new(n as u64).to_bytes())
         .collect();
     upload(device, &bytes)
 }
@@ -51,10 +45,7 @@ pub fn neighbours(device: &'static Device, shape: &[usize], steps: &[Vec<i64>]) 
                 shape.len()
             )));
         }
-        let nb = Neighbour::from_step(shape, step);
-        bytes.extend(nb.offset.to_le_bytes());
-        bytes.extend(nb.low.to_le_bytes());
-        bytes.extend(nb.high.to_le_bytes());
+        bytes.extend(Neighbour::from_step(shape, step).to_bytes());
     }
     if bytes.is_empty() {
         // A table the kernels never read still needs an address.
