@@ -3,7 +3,8 @@
 
 use crate::registry::{Arch, Module, ModuleSpec};
 use crate::{
-    elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort,
+    elementwise, fft, filters, histogram, index, linalg, matmul, measure, random, reduce, scan,
+    sort,
 };
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
@@ -83,6 +84,13 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         Arch::Sm70,
         false,
         &filters::KERNELS,
+    ),
+    spec(
+        Module::Measure,
+        "measure",
+        Arch::Sm70,
+        false,
+        &measure::KERNELS,
     ),
 ];
 

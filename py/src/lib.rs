@@ -20,6 +20,8 @@
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
 //! - `fft`: one-axis transforms and the table cache (`gpupy.fft`, `gpupyx.scipy.fft`);
 //! - `filters`: correlations along an axis and by n-d taps (`gpupyx.scipy.ndimage`);
+//! - `measure`: labels, bounding boxes, extremes by label and the distance transform
+//!   (`gpupyx.scipy.ndimage`);
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -40,6 +42,7 @@ mod interop;
 mod linalg;
 mod manipulation;
 mod matmul;
+mod measure;
 mod ndarray;
 mod ndarray_methods;
 mod operators;
@@ -71,6 +74,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     random::register(m)?;
     fft::register(m)?;
     filters::register(m)?;
+    measure::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;

@@ -18,9 +18,16 @@ The module has the correlation filters (``correlate1d``, ``convolve1d``,
 ``maximum_filter1d``, ``minimum_filter``, ``maximum_filter``, ``rank_filter``,
 ``median_filter``, ``percentile_filter``; ``_order_filters.py``) and binary morphology
 (``binary_erosion``, ``binary_dilation``, ``binary_opening``, ``binary_closing``,
-``generate_binary_structure``, ``iterate_structure``; ``_morphology.py``).
+``generate_binary_structure``, ``iterate_structure``; ``_morphology.py``), labels
+(``label``, ``find_objects``; ``_label.py``), measurements by label (``sum_labels``,
+``sum``, ``mean``, ``variance``, ``standard_deviation``, ``minimum``, ``maximum``,
+``median``, ``minimum_position``, ``maximum_position``, ``extrema``,
+``center_of_mass``, ``histogram``, ``labeled_comprehension``; ``_measurements.py``)
+and the Euclidean distance transform (``distance_transform_edt``; ``_distance.py``),
+on the measure kernels (``kernels/src/measure/``).
 """
 
+from gpupyx.scipy.ndimage._distance import distance_transform_edt
 from gpupyx.scipy.ndimage._filters import (
     convolve,
     convolve1d,
@@ -37,6 +44,23 @@ from gpupyx.scipy.ndimage._filters import (
     sobel,
     uniform_filter,
     uniform_filter1d,
+)
+from gpupyx.scipy.ndimage._label import find_objects, label
+from gpupyx.scipy.ndimage._measurements import (
+    center_of_mass,
+    extrema,
+    histogram,
+    labeled_comprehension,
+    maximum,
+    maximum_position,
+    mean,
+    median,
+    minimum,
+    minimum_position,
+    standard_deviation,
+    sum,
+    sum_labels,
+    variance,
 )
 from gpupyx.scipy.ndimage._morphology import (
     binary_closing,
@@ -62,5 +86,8 @@ __all__ = [
     "generic_laplace", "laplace", "prewitt", "sobel", "uniform_filter", "uniform_filter1d",
     "minimum_filter1d", "maximum_filter1d", "minimum_filter", "maximum_filter", "rank_filter",
     "median_filter", "percentile_filter", "binary_erosion", "binary_dilation", "binary_opening",
-    "binary_closing", "generate_binary_structure", "iterate_structure",
+    "binary_closing", "generate_binary_structure", "iterate_structure", "label", "find_objects",
+    "sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum", "median",
+    "minimum_position", "maximum_position", "extrema", "center_of_mass", "histogram",
+    "labeled_comprehension", "distance_transform_edt",
 ]
