@@ -2,7 +2,10 @@
 //! embeds, and the host loads from.
 
 use crate::registry::{Arch, Module, ModuleSpec};
-use crate::{elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort};
+use crate::{
+    elementwise, fft, filters, histogram, index, interpolate, linalg, matmul, random, reduce, scan,
+    sort,
+};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     spec(
@@ -81,6 +84,15 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         Arch::Sm70,
         false,
         &filters::KERNELS,
+    ),
+    // The n-d sampling kernel keeps each thread's window in shared memory, at most
+    // 48 KiB a block.
+    spec(
+        Module::Interpolate,
+        "interpolate",
+        Arch::Sm70,
+        false,
+        &interpolate::KERNELS,
     ),
 ];
 
