@@ -20,6 +20,7 @@
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
 //! - `fft`: one-axis transforms and the table cache (`gpupy.fft`, `gpupyx.scipy.fft`);
 //! - `filters`: correlations along an axis and by n-d taps (`gpupyx.scipy.ndimage`);
+//! - `interpolate`: spline sampling and the spline prefilter (`gpupyx.scipy.ndimage`);
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -37,6 +38,7 @@ mod filters;
 mod index;
 mod indexing;
 mod interop;
+mod interpolate;
 mod linalg;
 mod manipulation;
 mod matmul;
@@ -71,6 +73,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     random::register(m)?;
     fft::register(m)?;
     filters::register(m)?;
+    interpolate::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;

@@ -1,6 +1,6 @@
 //! One function per operation, one folder per kernel family (the same families as
 //! `kernels/src/`): `elementwise` (ufuncs, casts, copies, fills, `arange`), `reduce`,
-//! `scan`, `sort`, `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`. Each function checks its
+//! `scan`, `sort`, `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`, `interpolate`. Each function checks its
 //! inputs (dtypes, shapes, devices), picks a kernel by its registry handle and a launch
 //! size, and launches through `launch::Launch`. Kernels assume
 //! what these functions check: every offset a launch can produce lies inside its buffer,
@@ -11,6 +11,7 @@ pub mod fft;
 pub mod filters;
 pub mod histogram;
 pub mod index;
+pub mod interpolate;
 pub mod linalg;
 pub mod matmul;
 pub mod random;
