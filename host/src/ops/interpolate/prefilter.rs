@@ -4,11 +4,12 @@
 use gpupy_kernels as kernels;
 use gpupy_kernels::interpolate::Prefilter;
 
-use super::{Mode, converted};
+use super::input::converted;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::launch::Launch;
+use gpupy_kernels::interpolate::Mode;
 
 /// The spline coefficients of order `order` (2 to 5) of `x` (bool, integer or real)
 /// along each axis of `axes` in turn, for boundary mode `mode`: a new C-contiguous

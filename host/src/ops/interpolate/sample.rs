@@ -9,11 +9,12 @@ use gpupy_kernels::interpolate::{
     Source as Code, Store, nd_slots,
 };
 
-use super::{Mode, converted};
+use super::input::converted;
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::launch::Launch;
+use gpupy_kernels::interpolate::Mode;
 
 /// Shared memory the n-d kernel may ask for (the default limit, with no opt-in).
 const SHARED_LIMIT: u32 = 48 * 1024;

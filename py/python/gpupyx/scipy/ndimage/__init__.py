@@ -18,7 +18,11 @@ The module has the correlation filters (``correlate1d``, ``convolve1d``,
 ``maximum_filter1d``, ``minimum_filter``, ``maximum_filter``, ``rank_filter``,
 ``median_filter``, ``percentile_filter``; ``_order_filters.py``) and binary morphology
 (``binary_erosion``, ``binary_dilation``, ``binary_opening``, ``binary_closing``,
-``generate_binary_structure``, ``iterate_structure``; ``_morphology.py``).
+``generate_binary_structure``, ``iterate_structure``; ``_morphology.py``) and
+interpolation (``spline_filter1d``, ``spline_filter``, ``map_coordinates``,
+``affine_transform``, ``shift``, ``zoom``, ``rotate``; ``geometric_transform`` raises,
+as it takes a Python function; ``_interpolation.py``, on the Rust kernels of
+``kernels/src/interpolate/``).
 """
 
 from gpupyx.scipy.ndimage._filters import (
@@ -37,6 +41,16 @@ from gpupyx.scipy.ndimage._filters import (
     sobel,
     uniform_filter,
     uniform_filter1d,
+)
+from gpupyx.scipy.ndimage._interpolation import (
+    affine_transform,
+    geometric_transform,
+    map_coordinates,
+    rotate,
+    shift,
+    spline_filter,
+    spline_filter1d,
+    zoom,
 )
 from gpupyx.scipy.ndimage._morphology import (
     binary_closing,
@@ -62,5 +76,7 @@ __all__ = [
     "generic_laplace", "laplace", "prewitt", "sobel", "uniform_filter", "uniform_filter1d",
     "minimum_filter1d", "maximum_filter1d", "minimum_filter", "maximum_filter", "rank_filter",
     "median_filter", "percentile_filter", "binary_erosion", "binary_dilation", "binary_opening",
-    "binary_closing", "generate_binary_structure", "iterate_structure",
+    "binary_closing", "generate_binary_structure", "iterate_structure", "spline_filter1d",
+    "spline_filter", "geometric_transform", "map_coordinates", "affine_transform", "shift", "zoom",
+    "rotate",
 ]
