@@ -266,6 +266,53 @@ unsafe fn sum3<T: Sample, const O: usize>(
     t
 }
 
+/// Three dimensions at orders 3 to 5 (as `sum1`), with the outer axis's loop left
+/// rolled: unrolled, its 64 to 216 taps give `ptxas` more loads to hoist than
+/// registers. `count` is `O + 1`, read from the launch so that LLVM cannot unroll the
+/// loop.
+///
+/// # Safety
+/// As `sum3`.
+#[inline(always)]
+unsafe fn sum3_rolled<T: Sample, const O: usize>(
+    x: *const T,
+    base: i64,
+    w: &[[f64; MAX_TAPS]],
+    off: &[[i64; MAX_TAPS]],
+    cval: f64,
+    count: usize,
+) -> f64 {
+    let mut t = 0.0f64;
+    // The outer axis's taps, shifted down one slot per step: its current tap is always
+    // slot 0 (a run-time index would send the arrays to local memory).
+    let (mut ws, mut ps) = (w[0], off[0]);
+    let mut k0 = 0;
+    while k0 < count {
+        let (w0, p0) = (ws[0], ps[0]);
+        unroll!(j in 0..MAX_TAPS - 1 => {
+            ws[j] = ws[j + 1];
+            ps[j] = ps[j + 1];
+        }; 0 1 2 3 4);
+        unroll!(k1 in 0..O + 1 => {
+            let p01 = off[1][k1];
+            let out01 = p0 == OUTSIDE || p01 == OUTSIDE;
+            let p01 = p0.wrapping_add(p01);
+            unroll!(k2 in 0..O + 1 => {
+                let p2 = off[2][k2];
+                let outside = out01 || p2 == OUTSIDE;
+                // SAFETY: per the contract.
+                let mut c = unsafe { tap(x, base.wrapping_add(p01).wrapping_add(p2), outside, cval) };
+                c *= w0;
+                c *= w[1][k1];
+                c *= w[2][k2];
+                t += c;
+            }; 0 1 2 3 4 5);
+        }; 0 1 2 3 4 5);
+        k0 += 1;
+    }
+    t
+}
+
 /// Sampling in `N` (1 to 3) dimensions at order `O`, the windows in registers.
 ///
 /// # Safety
@@ -317,7 +364,8 @@ unsafe fn sample<T: Sample, const N: usize, const O: usize>(
                 match N {
                     1 => sum1::<T, O>(x, base, &w, &off, a.cval),
                     2 => sum2::<T, O>(x, base, &w, &off, a.cval),
-                    _ => sum3::<T, O>(x, base, &w, &off, a.cval),
+                    _ if O <= 2 => sum3::<T, O>(x, base, &w, &off, a.cval),
+                    _ => sum3_rolled::<T, O>(x, base, &w, &off, a.cval, a.order as usize + 1),
                 }
             }
         };
