@@ -11,7 +11,7 @@ use super::sample::{
 };
 use super::spline::{Init, Line, MAX_TAPS, filter_line};
 use super::{
-    GRID_MODE, HAS_SHIFT, HAS_ZOOM, INTERP_DIMS, Interp, Mode, ND_HEADER_BYTES, Prefilter, Source,
+    COORDS_F32, GRID_MODE, HAS_SHIFT, HAS_ZOOM, INTERP_DIMS, Interp, Mode, ND_HEADER_BYTES, Prefilter, Source,
 };
 use crate::args::IndexWidth;
 use crate::gpu::{Shared, block_dim, block_idx, smem_addr, sync_threads, thread_idx, unroll};
@@ -88,6 +88,22 @@ fn unravel<const M: usize>(a: &Interp, j: u64, small: bool) -> [u64; INTERP_DIMS
     o
 }
 
+/// Entry `k` of the coordinate array, as a double.
+///
+/// # Safety
+/// The array (float64, or float32 with `COORDS_F32`) holds more than `k` entries.
+#[inline(always)]
+unsafe fn coordinate(a: &Interp, aux: *const f64, k: usize) -> f64 {
+    // SAFETY: per the contract.
+    unsafe {
+        if a.flags & COORDS_F32 != 0 {
+            *(aux as *const f32).add(k) as f64
+        } else {
+            *aux.add(k)
+        }
+    }
+}
+
 /// The input coordinates (padding added) of output `i` at plane coordinates `o`
 /// (`odim <= M` of them), along the first `N` axes (arrays are full-sized and the rest
 /// left 0: rustc rejects constant indices past an array's end even in dead branches).
@@ -108,7 +124,7 @@ unsafe fn coordinates<const N: usize, const M: usize>(
         unroll!(d in 0..INTERP_DIMS => {
             if d < N {
                 // SAFETY: row d of the coordinates, entry i < n.
-                cc[d] = unsafe { *aux.add(d * a.n as usize + i as usize) } + a.npad;
+                cc[d] = unsafe { coordinate(a, aux, d * a.n as usize + i as usize) } + a.npad;
             }
         }; 0 1 2 3 4 5 6 7);
     } else if a.source == Source::Affine as u32 {
@@ -480,7 +496,7 @@ unsafe fn sample_nd<T: Sample>(a: &Interp, x: *const T, aux: *const f64, out: *m
             let mut constant = false;
             for d in 0..nd {
                 let cc = if a.source == Source::Coordinates as u32 {
-                    *aux.add(d * a.n as usize + i as usize) + a.npad
+                    coordinate(a, aux, d * a.n as usize + i as usize) + a.npad
                 } else if a.source == Source::Affine as u32 {
                     let row = d * (odim + 1);
                     let mut t = *aux.add(row + odim);

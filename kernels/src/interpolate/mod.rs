@@ -46,7 +46,8 @@ pub const fn nd_slots(ndim: usize, odim: usize, order: usize) -> usize {
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// `map_coordinates`: `aux` holds `ndim` rows of `n` coordinates (float64).
+    /// `map_coordinates`: `aux` holds `ndim` rows of `n` coordinates (float64, or
+    /// float32 with `COORDS_F32`).
     Coordinates = 0,
     /// `affine_transform` with a matrix: `aux` holds `ndim` rows of `odim + 1`
     /// numbers, a row of the matrix and its offset.
@@ -57,10 +58,12 @@ pub enum Source {
 }
 
 /// `Interp::flags`: the zoom-and-shift map has a zoom, a shift, and zooms about the
-/// grid's edge (`grid_mode`).
+/// grid's edge (`grid_mode`); the coordinate array holds float32 (read as doubles, as
+/// SciPy reads them), not float64.
 pub const HAS_ZOOM: u32 = 1;
 pub const HAS_SHIFT: u32 = 2;
 pub const GRID_MODE: u32 = 4;
+pub const COORDS_F32: u32 = 8;
 
 /// One sampling launch. Outputs are C-contiguous, `n` in all: `n / out_plane` planes
 /// (more than one only for `rotate` of more than two dimensions), each of `out_plane`
@@ -83,7 +86,7 @@ pub struct Interp {
     pub source: u32,
     /// A `Store` code.
     pub store: u32,
-    /// `HAS_ZOOM | HAS_SHIFT | GRID_MODE`.
+    /// `HAS_ZOOM | HAS_SHIFT | GRID_MODE | COORDS_F32`.
     pub flags: u32,
     /// `fast_divisor(out_plane)` (used when `n < 2^31`).
     pub plane_magic: u32,

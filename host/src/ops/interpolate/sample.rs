@@ -5,7 +5,7 @@
 use gpupy_kernels as kernels;
 use gpupy_kernels::args::fast_divisor;
 use gpupy_kernels::interpolate::{
-    GRID_MODE, HAS_SHIFT, HAS_ZOOM, INTERP_BLOCK, INTERP_DIMS, Interp, ND_HEADER_BYTES,
+    COORDS_F32, GRID_MODE, HAS_SHIFT, HAS_ZOOM, INTERP_BLOCK, INTERP_DIMS, Interp, ND_HEADER_BYTES,
     Source as Code, Store, nd_slots,
 };
 
@@ -126,7 +126,14 @@ pub fn sample(
             {
                 return bad("the coordinates do not match the input and output".into());
             }
-            aux = Some(converted(c, DType::Float64, "map_coordinates")?);
+            // float32 coordinates are read as they are (exactly, as doubles).
+            let read = if c.dtype() == DType::Float32 {
+                flags |= COORDS_F32;
+                DType::Float32
+            } else {
+                DType::Float64
+            };
+            aux = Some(converted(c, read, "map_coordinates")?);
         }
         Source::Affine { matrix, offset } => {
             if !(1..=INTERP_DIMS).contains(&odim)
