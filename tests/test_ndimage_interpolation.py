@@ -467,6 +467,14 @@ def test_complex_outputs_and_warnings(rng):
         out = gp.empty(want.shape, np.complex64)
         assert getattr(gnd, f)(gx, *args, output=out) is out
         check(out, getattr(nd, f)(x, *args, output=np.complex64))
+    # 3-d rotation of complex planes, into a new array and into an output array.
+    z3 = data(rng, (3, 5, 6), np.complex64)
+    for axes in [(0, 2), (1, 2)]:
+        want = nd.rotate(z3, 40, axes=axes, order=1, cval=1 + 1j)
+        check(gnd.rotate(gp.asarray(z3), 40, axes=axes, order=1, cval=1 + 1j), want)
+        out = gp.empty(want.shape, np.complex128)
+        assert gnd.rotate(gp.asarray(z3), 40, axes=axes, order=1, output=out) is out
+        check(out, nd.rotate(z3, 40, axes=axes, order=1, output=np.complex128))
     # Complex parts zoom without grid_mode, as in SciPy 1.18.
     got, want = same_warnings(lambda: gnd.zoom(gx, 1.5, grid_mode=True, mode="grid-constant"),
                               lambda: nd.zoom(x, 1.5, grid_mode=True, mode="grid-constant"))
@@ -558,6 +566,8 @@ def test_errors(rng):
         ("shift", ([1, 2, 3],), {}),
         ("shift", (1,), dict(cval=1j)),
         ("zoom", ([1, 2, 3],), {}),
+        ("zoom", (-1,), {}),
+        ("affine_transform", (np.eye(2),), dict(output_shape=(-2, 3))),
         ("spline_filter", (), dict(order=1)),
         ("spline_filter", (), dict(order=6)),
         ("spline_filter", (), dict(mode="bar")),

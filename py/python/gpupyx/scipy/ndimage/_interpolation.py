@@ -94,6 +94,8 @@ def _output(output, input, shape, complex_output=False, stacklevel=3):
     (the output array or None, the output dtype). `shape` is compared as SciPy
     compares it (a list never equals an array's shape tuple). `stacklevel` points
     the warning at the public function's caller."""
+    if not isinstance(output, gp.ndarray) and any(int(n) < 0 for n in shape):
+        raise ValueError("negative dimensions are not allowed")  # NumPy's, from SciPy's zeros
     if output is None:
         dtype = numpy.promote_types(input.dtype, numpy.complex64) if complex_output else input.dtype
         return None, numpy.dtype(dtype)
