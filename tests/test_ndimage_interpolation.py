@@ -10,17 +10,20 @@ SciPy's order, no fused multiply-adds), so results are SciPy's doubles and are c
 exactly, integer and bool outputs included (the same double rounds the same way). The
 one exception: the sums that start each prefilter recursion stop after K terms, where
 the pole's powers fall below 2^-64 of the first (K = 26, 34 for orders 2, 3; 11 and 15
-for the second pole of orders 4 and 5), while SciPy sums whole lines. On longer lines
-(the padded lines of modes ``nearest`` and ``grid-constant`` are 24 samples longer) the
-first coefficient of a pass may differ by one rounding, 1 ulp of the largest
-coefficient ``cmax`` (the dropped tail is below 2^-64 cmax). The difference decays by
-|z| per sample through the recursion, and with the fresh roundings it causes a pass
-moves its coefficients by at most 1 / (1 - |z|) <= 2 ulps of cmax; the anticausal pass
-doubles that, and each pole and each axis adds its own: 8 npoles ndim eps cmax at most,
-and the same in a sampled value, whose weights are nonnegative and sum to 1. Those cases
-are compared within that bound (``cmax`` from SciPy's own coefficients of the padded
-input, and |cval|), for float outputs only; integer outputs are tested where results
-are exact.
+for the second pole of orders 4 and 5), while SciPy sums whole lines, so results on
+longer lines (the padded lines of modes ``nearest`` and ``grid-constant`` are 24
+samples longer) may differ by roundings. Bound (``prefilter_bound``): every value the
+prefilter computes is at most S = G^ndim max(|x|, |cval|), with G = gain prod_z
+1 / (1 - |z|) (the gain scales, a causal pass multiplies a bound by 1 / (1 - |z|), an
+anticausal one by |z| / (1 - |z|) <= 1). A pass's own difference is at most 2 ulps of S
+(its first value: one rounding plus the dropped tail, below 2^-64 S; it decays by |z| <
+1/2 per sample while the roundings it causes add up to at most 1 / (1 - |z|) <= 2
+ulps); a difference entering a causal pass leaves it at most doubled, an anticausal
+pass does not grow it. Over the P = npoles ndim causal passes and as many anticausal
+ones: at most 4 P 2^P eps S in the coefficients, and so in a sampled value (its weights
+are nonnegative and sum to 1), plus one float32 rounding for float32 outputs. Those
+cases are compared within that bound, for float outputs only; integer outputs are
+tested where results are exact.
 
 Integer inputs stay within +-2^40 for the 64-bit types: SciPy's C conversion of a
 double at or past 2^63 to an integer is undefined (x86 gives INT64_MIN; Rust's
@@ -48,9 +51,11 @@ pytestmark = pytest.mark.gpu
 MODES = ["constant", "grid-constant", "nearest", "reflect", "grid-mirror", "mirror", "wrap",
          "grid-wrap"]
 EPS = np.finfo(np.float64).eps
-# The longest line whose prefilter sums run whole, and the poles, by order.
+# The longest line whose prefilter sums run whole, and the poles, by order (SciPy's).
 EXACT_LEN = {2: 26, 3: 34, 4: 11, 5: 15}
-NPOLES = {2: 1, 3: 1, 4: 2, 5: 2}
+POLES = {2: [np.sqrt(8.0) - 3.0], 3: [np.sqrt(3.0) - 2.0],
+         4: [-0.361341225900220177092212841325675255, -0.013725429297339121360331226939128204],
+         5: [-0.430575347099973791851434783493520110, -0.043096288203264653822712376822550182]}
 PAD = 12
 SCIPY_REFLECT_FIXED = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 18)
 INT_LIMIT = 2 ** 40
@@ -80,34 +85,28 @@ def skip_old_reflect(mode, order, prefilter=True, filters=False):
         pytest.skip("SciPy < 1.18 mixes up c[0] in its reflect initial condition (scipy#24615)")
 
 
-def coefficient_scale(x, order, mode, cval=0.0, prefilter=True, axes=None, padded=True):
-    """``cmax`` of the module docstring when some prefiltered line of `x` (along `axes`,
-    padded as SciPy pads it when `padded`) is longer than its whole-sum length; None
-    when every result is exact."""
+def prefilter_bound(x, order, mode, cval=0.0, prefilter=True, axes=None, padded=True):
+    """The bound of the module docstring when some prefiltered line of `x` (along
+    `axes`, padded as SciPy pads it when `padded`) is longer than its whole-sum length;
+    None when every result is exact."""
     if not prefilter or order < 2:
         return None
     axes = list(range(x.ndim)) if axes is None else [a % x.ndim for a in axes]
     pad = PAD if padded and mode in ("nearest", "grid-constant") else 0
     if all(x.shape[a] + 2 * pad <= EXACT_LEN[order] for a in axes):
         return None
-    parts = [x.real, x.imag] if x.dtype.kind == "c" else [x]
-    cmax = abs(complex(cval))
-    for p in parts:
-        width = [(pad, pad) if a in axes else (0, 0) for a in range(p.ndim)]
-        if mode == "grid-constant" and pad:
-            c = np.pad(p, width, mode="constant", constant_values=cval)
-        else:
-            c = np.pad(p, width, mode="edge")
-        for a in axes:
-            c = nd.spline_filter1d(c, order, a, mode=mode)
-        if c.size:
-            cmax = max(cmax, float(np.abs(c).max()))
-    return cmax
+    z = np.abs(POLES[order])
+    gain = np.prod([(1 - p) * (1 - 1 / p) for p in POLES[order]])
+    g = gain * np.prod(1 / (1 - z))
+    big = max(float(np.abs(x).max()) if x.size else 0.0, abs(complex(cval)))
+    s = g ** len(axes) * big
+    p = len(POLES[order]) * len(axes)
+    return 4 * p * 2 ** p * EPS * s
 
 
-def check(got, want, cmax=None, order=3, ndim=1):
-    """`got` (gpupy) equals SciPy's `want` exactly, or, with `cmax`, within the bound of
-    the module docstring."""
+def check(got, want, bound=None):
+    """`got` (gpupy) equals SciPy's `want` exactly, or within `bound` (see the module
+    docstring)."""
     assert isinstance(got, gp.ndarray), type(got)
     g = got.get()
     assert g.shape == want.shape and g.dtype == want.dtype, (g.shape, g.dtype, want.shape,
@@ -116,11 +115,10 @@ def check(got, want, cmax=None, order=3, ndim=1):
         # SciPy stores C's (unsigned char) conversion in its bool arrays: any nonzero byte.
         np.testing.assert_array_equal(g, want.view(np.uint8) != 0)
         return
-    if cmax is None:
+    if bound is None:
         np.testing.assert_array_equal(g, want)
         return
     assert want.dtype.kind in "fc", "integer outputs are compared where results are exact"
-    bound = 8 * NPOLES.get(order, 1) * ndim * EPS * cmax
     wide = np.complex128 if want.dtype.kind == "c" else np.float64
     if want.dtype in (np.float32, np.complex64):
         # Two float64 values within the bound round to float32 within it plus one ulp.
@@ -167,7 +165,7 @@ def test_spline_filter1d(rng, order, mode):
         x = data(rng, shape)
         want = nd.spline_filter1d(x, order, axis, mode=mode)
         got = gnd.spline_filter1d(gp.asarray(x), order, axis, mode=mode)
-        check(got, want, coefficient_scale(x, order, mode, axes=[axis], padded=False), order)
+        check(got, want, prefilter_bound(x, order, mode, axes=[axis], padded=False))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -178,7 +176,7 @@ def test_spline_filter(rng, order, mode):
         x = data(rng, shape)
         want = nd.spline_filter(x, order, mode=mode)
         got = gnd.spline_filter(gp.asarray(x), order, mode=mode)
-        check(got, want, coefficient_scale(x, order, mode, padded=False), order, x.ndim)
+        check(got, want, prefilter_bound(x, order, mode, padded=False))
     # Each pass stored in the output's dtype before the next (truncated for integers).
     x = data(rng, (6, 7))
     for out in [np.float32, np.int16, "int32", np.uint8]:
@@ -220,7 +218,7 @@ def test_map_coordinates(rng, order, mode, prefilter):
         want = nd.map_coordinates(x, c, order=order, mode=mode, cval=1.25, prefilter=prefilter)
         got = gnd.map_coordinates(gp.asarray(x), gp.asarray(c), order=order, mode=mode, cval=1.25,
                                   prefilter=prefilter)
-        check(got, want, coefficient_scale(x, order, mode, 1.25, prefilter), order, x.ndim)
+        check(got, want, prefilter_bound(x, order, mode, 1.25, prefilter))
 
 
 def test_map_coordinates_coordinate_arrays(rng):
@@ -266,18 +264,18 @@ def test_affine_transform_matrix_forms(rng, order, mode):
         (hom, dict(output_shape=(12, 5))),
         (np.eye(2), {}),
     ]
-    cmax = coefficient_scale(x, order, mode, 0.5)
+    bound = prefilter_bound(x, order, mode, 0.5)
     for matrix, kw in cases:
         want = nd.affine_transform(x, matrix, order=order, mode=mode, cval=0.5, **kw)
         got = gnd.affine_transform(gx, gp.asarray(matrix), order=order, mode=mode, cval=0.5, **kw)
-        check(got, want, cmax, order, 2)
+        check(got, want, bound)
     x3 = data(rng, (4, 5, 6))
     m3 = np.array([[0.9, 0.1, -0.2], [0.05, 1.1, 0.3], [-0.1, 0.2, 0.8]])
     for matrix, kw in [(m3, dict(offset=(0.5, -1.0, 2.0))), (np.array([0.5, 1.5, 1.0]), {}),
                        (m3, dict(output_shape=(3, 7, 2)))]:
         want = nd.affine_transform(x3, matrix, order=order, mode=mode, cval=0.5, **kw)
         got = gnd.affine_transform(gp.asarray(x3), matrix, order=order, mode=mode, cval=0.5, **kw)
-        check(got, want, coefficient_scale(x3, order, mode, 0.5), order, 3)
+        check(got, want, prefilter_bound(x3, order, mode, 0.5))
 
 
 @pytest.mark.parametrize("order", [0, 1, 3])
@@ -308,10 +306,10 @@ def test_shift(rng, order, mode):
                           ((3, 4, 5), [(0.25, -1.5, 0.5)])]:
         x = data(rng, shape)
         gx = gp.asarray(x)
-        cmax = coefficient_scale(x, order, mode, -2.0)
+        bound = prefilter_bound(x, order, mode, -2.0)
         for s in shifts:
             want = nd.shift(x, s, order=order, mode=mode, cval=-2.0)
-            check(gnd.shift(gx, s, order=order, mode=mode, cval=-2.0), want, cmax, order, x.ndim)
+            check(gnd.shift(gx, s, order=order, mode=mode, cval=-2.0), want, bound)
             want = nd.shift(x, s, order=order, mode=mode, cval=-2.0, prefilter=False)
             check(gnd.shift(gx, s, order=order, mode=mode, cval=-2.0, prefilter=False), want)
 
@@ -325,13 +323,13 @@ def test_zoom(rng, order, mode, grid_mode):
                          ((3, 4, 5), [(1.5, 0.75, 2.2)])]:
         x = data(rng, shape)
         gx = gp.asarray(x)
-        cmax = coefficient_scale(x, order, mode, 0.25)
+        bound = prefilter_bound(x, order, mode, 0.25)
         for z in zooms:
             # grid_mode with constant or wrap: SciPy's advice, as a warning, from both.
             got, want = same_warnings(
                 lambda: gnd.zoom(gx, z, order=order, mode=mode, cval=0.25, grid_mode=grid_mode),
                 lambda: nd.zoom(x, z, order=order, mode=mode, cval=0.25, grid_mode=grid_mode))
-            check(got, want, cmax, order, x.ndim)
+            check(got, want, bound)
 
 
 def test_zoom_identity_and_empty(rng):
@@ -385,14 +383,14 @@ def test_rotate(rng, order, reshape):
                 skip_old_reflect(mode, order)
             want = nd.rotate(x, angle, reshape=reshape, order=order, mode=mode, cval=0.5)
             got = gnd.rotate(gx, angle, reshape=reshape, order=order, mode=mode, cval=0.5)
-            check(got, want, coefficient_scale(x, order, mode, 0.5), order, 2)
+            check(got, want, prefilter_bound(x, order, mode, 0.5))
     x3 = data(rng, (5, 8, 11))
     gx3 = gp.asarray(x3)
     for axes in [(1, 0), (0, 2), (2, 1), (-1, -2), (0, 1), (1, 2)]:
         for mode in ["constant", "nearest", "grid-wrap"]:
             want = nd.rotate(x3, 35, axes=axes, reshape=reshape, order=order, mode=mode)
             got = gnd.rotate(gx3, 35, axes=axes, reshape=reshape, order=order, mode=mode)
-            check(got, want, coefficient_scale(x3, order, mode, 0.0, axes=axes), order, 2)
+            check(got, want, prefilter_bound(x3, order, mode, 0.0, axes=axes))
 
 
 def test_rotate_matrix_is_scipys():
@@ -511,11 +509,11 @@ def test_long_lines(rng):
         for mode in MODES:
             if not SCIPY_REFLECT_FIXED and mode in ("reflect", "grid-mirror"):
                 continue
-            cmax = coefficient_scale(x, order, mode, 0.5)
+            bound = prefilter_bound(x, order, mode, 0.5)
             check(gnd.zoom(gx, 1.3, order=order, mode=mode, cval=0.5),
-                  nd.zoom(x, 1.3, order=order, mode=mode, cval=0.5), cmax, order, 2)
+                  nd.zoom(x, 1.3, order=order, mode=mode, cval=0.5), bound)
             check(gnd.map_coordinates(gx, c, order=order, mode=mode, cval=0.5),
-                  nd.map_coordinates(x, c, order=order, mode=mode, cval=0.5), cmax, order, 2)
+                  nd.map_coordinates(x, c, order=order, mode=mode, cval=0.5), bound)
 
 
 def test_more_dimensions(rng):
