@@ -11,7 +11,8 @@ use super::sample::{
 };
 use super::spline::{Init, Line, MAX_TAPS, filter_line};
 use super::{
-    COORDS_F32, GRID_MODE, HAS_SHIFT, HAS_ZOOM, INTERP_DIMS, Interp, Mode, ND_HEADER_BYTES, Prefilter, Source,
+    COORDS_F32, GRID_MODE, HAS_SHIFT, HAS_ZOOM, INTERP_DIMS, Interp, Mode, ND_HEADER_BYTES,
+    Prefilter, Source,
 };
 use crate::args::IndexWidth;
 use crate::gpu::{Shared, block_dim, block_idx, smem_addr, sync_threads, thread_idx, unroll};

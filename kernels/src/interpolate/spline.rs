@@ -219,8 +219,8 @@ pub trait Line {
     fn set(&mut self, i: usize, v: f64);
 }
 
-/// Elements per step of the passes: their loads are issued together, ahead of the
-/// recursion that consumes them (a thread's line is one long dependent chain).
+/// Elements per step of the passes: their loads are issued together, a step ahead of
+/// the recursion that consumes them (a thread's line is one long dependent chain).
 pub const CHUNK: usize = 8;
 
 /// SciPy's `_init_causal_*`: the first coefficient of the causal pass. Every element
@@ -294,9 +294,37 @@ fn init_anticausal<L: Line>(c: &mut L, p: &PoleOnLine, init: Init) {
     c.set(n - 1, last);
 }
 
+/// Elements `i..i + CHUNK` (those below `n`), each times `scale`.
+#[inline(always)]
+fn chunk_up<L: Line>(c: &L, i: usize, n: usize, scale: f64) -> [f64; CHUNK] {
+    let mut v = [0.0f64; CHUNK];
+    let whole = i + CHUNK <= n; // the common case, without a test per element
+    for (k, v) in v.iter_mut().enumerate() {
+        if whole || i + k < n {
+            *v = c.get(i + k) * scale;
+        }
+    }
+    v
+}
+
+/// Elements `end - 1` down to `end - CHUNK` (those not below 0).
+#[inline(always)]
+fn chunk_down<L: Line>(c: &L, end: usize) -> [f64; CHUNK] {
+    let mut v = [0.0f64; CHUNK];
+    let whole = end >= CHUNK;
+    for (k, v) in v.iter_mut().enumerate() {
+        if whole || k < end {
+            *v = c.get(end - 1 - k);
+        }
+    }
+    v
+}
+
 /// One pole's two passes over a line of `len >= 2`: causal `c[i] += z c[i-1]`, then
 /// anticausal `c[i] = z (c[i+1] - c[i])` (SciPy's `_apply_filter`). Reads of the
-/// original samples are scaled by `scale` first.
+/// original samples are scaled by `scale` first. Each step loads the next chunk before
+/// it runs the recursion through the current one (the chunks do not overlap), so a
+/// thread has loads in flight while it computes.
 #[inline(always)]
 fn apply_pole<L: Line>(c: &mut L, p: &PoleOnLine, init: Init, scale: f64) {
     let n = c.samples();
@@ -304,37 +332,33 @@ fn apply_pole<L: Line>(c: &mut L, p: &PoleOnLine, init: Init, scale: f64) {
     init_causal(c, p, init, scale);
     let mut prev = c.get(0);
     let mut i = 1;
+    let mut cur = chunk_up(c, i, n, scale);
     while i < n {
-        let mut v = [0.0f64; CHUNK];
-        for (k, v) in v.iter_mut().enumerate() {
-            if i + k < n {
-                *v = c.get(i + k) * scale;
-            }
-        }
-        for (k, &v) in v.iter().enumerate() {
-            if i + k < n {
+        let ahead = chunk_up(c, i + CHUNK, n, scale);
+        let whole = i + CHUNK <= n;
+        for (k, &v) in cur.iter().enumerate() {
+            if whole || i + k < n {
                 prev = v + z * prev;
                 c.set(i + k, prev);
             }
         }
+        cur = ahead;
         i += CHUNK;
     }
     init_anticausal(c, p, init);
     let mut next = c.get(n - 1);
     let mut end = n - 1; // elements below `end` are left to do, from the top down
+    let mut cur = chunk_down(c, end);
     while end > 0 {
-        let mut v = [0.0f64; CHUNK];
-        for (k, v) in v.iter_mut().enumerate() {
-            if k < end {
-                *v = c.get(end - 1 - k);
-            }
-        }
-        for (k, &v) in v.iter().enumerate() {
-            if k < end {
+        let ahead = chunk_down(c, end.saturating_sub(CHUNK));
+        let whole = end >= CHUNK;
+        for (k, &v) in cur.iter().enumerate() {
+            if whole || k < end {
                 next = z * (next - v);
                 c.set(end - 1 - k, next);
             }
         }
+        cur = ahead;
         end = end.saturating_sub(CHUNK);
     }
 }
