@@ -132,7 +132,7 @@ unsafe fn coordinates<const N: usize, const M: usize>(
         unroll!(d in 0..INTERP_DIMS => {
             if d < N {
                 let row = d * (odim + 1);
-                // SAFETY: row d of the matrix: odim entries and the offset.
+                // SAFETY (both): row d of the matrix, odim entries and the offset.
                 let offset = unsafe { *aux.add(row + odim) };
                 let entry = |l: usize| unsafe { *aux.add(row + l) };
                 cc[d] = affine_coordinate(&o[..M], odim, offset, entry, a.npad);
@@ -177,8 +177,8 @@ unsafe fn store(out: *mut u8, i: u64, t: f64, a: &Interp) {
     }
 }
 
-/// Tap value at element offset `p`, or `cval` for a tap outside (`OUTSIDE` in any
-/// axis's offset makes the sum of offsets negative beyond any array).
+/// Tap value at element offset `p`, or `cval` for a tap outside the array (one whose
+/// offset along some axis is `OUTSIDE`; `p` is then meaningless).
 ///
 /// # Safety
 /// Offsets other than outside ones lie inside `x`.
