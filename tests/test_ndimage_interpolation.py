@@ -422,6 +422,21 @@ def test_input_dtypes(rng, dtype):
                   nd.affine_transform(x, [[1, 0.2], [0.1, 0.9]], **kw))
 
 
+def test_grid_constant_padding_takes_the_input_dtype(rng):
+    # SciPy pads with np.pad in the input's dtype (300.7 becomes 44 in uint8, 0.5 True
+    # in bool) before the prefilter; taps past the padding read cval itself.
+    for dtype, cval in [(np.uint8, 300.7), (np.bool_, 0.5), (np.int16, -2.5)]:
+        x = data(rng, (6, 5), dtype)
+        for order in [2, 3]:
+            kw = dict(order=order, mode="grid-constant", cval=cval)
+            check(gnd.zoom(gp.asarray(x), 1.7, output=np.float64, **kw),
+                  nd.zoom(x, 1.7, output=np.float64, **kw),
+                  prefilter_bound(x.astype(np.float64), order, "grid-constant", cval))
+            check(gnd.shift(gp.asarray(x), 9.5, output=np.float64, **kw),
+                  nd.shift(x, 9.5, output=np.float64, **kw),
+                  prefilter_bound(x.astype(np.float64), order, "grid-constant", cval))
+
+
 @pytest.mark.parametrize("out_dtype", REAL_DTYPES, ids=dtype_id)
 def test_output_dtypes_round_as_scipy(rng, out_dtype):
     # Values across every integer type's range, with exact halves: rounding half away
