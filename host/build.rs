@@ -80,9 +80,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=GPUPY_CUDA_NVCC");
     println!("cargo:rerun-if-env-changed=GPUPY_KERNELS");
     if env::var("GPUPY_KERNELS").as_deref() == Ok("stub") {
-        println!(
-            "cargo:warning=GPUPY_KERNELS=stub: no kernels built, this library cannot launch any"
-        );
+        println!("cargo:warning=GPUPY_KERNELS=stub: no kernels built, this library cannot launch any");
         write_stub_images(&out);
         return;
     }

@@ -244,14 +244,7 @@ unsafe fn correlate_nd<T: Acc>(
 ) {
     let (mode, cval) = (Mode::from_code(a.mode), T::from_f64(a.cval));
     walk_region(a, |p, c| {
-        let e = Edge {
-            x,
-            off,
-            a,
-            c,
-            mode,
-            cval,
-        };
+        let e = Edge { x, off, a, c, mode, cval };
         // SAFETY: per the contract (taps below ntaps; p inside the region).
         unsafe { *out.add(p as usize) = weighted(w, a.ntaps as usize, |t| e.at(t)) };
     });
@@ -287,10 +280,7 @@ fn scratch_of<T>(scratch: *mut T) -> (*mut T, usize) {
         ((smem_generic(0) as *mut T).wrapping_add(tid), bdim)
     } else {
         let threads = bdim * grid_dim() as usize;
-        (
-            scratch.wrapping_add(block_idx() as usize * bdim + tid),
-            threads,
-        )
+        (scratch.wrapping_add(block_idx() as usize * bdim + tid), threads)
     }
 }
 

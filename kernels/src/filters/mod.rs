@@ -287,13 +287,7 @@ mod tests {
 
     #[test]
     fn coordinates_map_as_scipy_extends_lines() {
-        for mode in [
-            Mode::Reflect,
-            Mode::Constant,
-            Mode::Nearest,
-            Mode::Mirror,
-            Mode::Wrap,
-        ] {
+        for mode in [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap] {
             for n in 1..7 {
                 let want = extended(n, mode);
                 for c in -40..40 {
@@ -311,13 +305,7 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        for mode in [
-            Mode::Reflect,
-            Mode::Constant,
-            Mode::Nearest,
-            Mode::Mirror,
-            Mode::Wrap,
-        ] {
+        for mode in [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap] {
             assert_eq!(Mode::from_code(mode as u32), mode);
         }
     }

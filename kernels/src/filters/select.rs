@@ -199,19 +199,14 @@ mod tests {
     struct Lcg(u64);
     impl Lcg {
         fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             self.0 >> 33
         }
     }
 
     /// Values with many ties (`spread` distinct values) and negative ones.
     fn values(rng: &mut Lcg, n: usize, spread: u64) -> Vec<i64> {
-        (0..n)
-            .map(|_| (rng.next() % spread) as i64 - (spread as i64) / 2)
-            .collect()
+        (0..n).map(|_| (rng.next() % spread) as i64 - (spread as i64) / 2).collect()
     }
 
     fn sorted<T: Order>(v: &[T]) -> Vec<T> {
@@ -282,11 +277,7 @@ mod tests {
                         kept.sort();
                         assert_eq!(kept, want, "a permutation stays in the slots");
                         if stride > 1 {
-                            assert!(
-                                (0..n * stride)
-                                    .filter(|k| k % stride != 0)
-                                    .all(|k| buf[k] == i64::MIN)
-                            );
+                            assert!((0..n * stride).filter(|k| k % stride != 0).all(|k| buf[k] == i64::MIN));
                         }
                     }
                 }
@@ -301,10 +292,7 @@ mod tests {
         for r in 0..v.len() {
             let mut buf = v;
             let got = unsafe { select_strided(buf.as_mut_ptr(), 1, v.len(), r) };
-            assert!(
-                v.iter().any(|x| x.to_bits() == got.to_bits()),
-                "r={r}: {got}"
-            );
+            assert!(v.iter().any(|x| x.to_bits() == got.to_bits()), "r={r}: {got}");
         }
     }
 }
