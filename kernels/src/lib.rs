@@ -7,8 +7,9 @@
 //! `cargo test` checks the meaning of every op on the CPU.
 //!
 //! Layout: one folder per kernel family (`elementwise`, `reduce`, `scan`, `sort`,
-//! `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`, `measure`),
-//! each with its meaning (plain Rust, tested on the CPU), a `gpu` engine (GPU only) and, in its `mod.rs`, its kernel table and
+//! `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`, `measure`,
+//! `interpolate`), each with its meaning (plain Rust, tested on the CPU), a `gpu` engine
+//! (GPU only) and, in its `mod.rs`, its kernel table and
 //! handles. Shared by all: `registry` (modules, handles) and `modules` (the list of
 //! modules), `table`/`loops` (the op lists), `dtype`, `args` (the `#[repr(C)]` launch
 //! structs) and `gpu` (device helpers: thread indices, shuffles, shared memory, `unroll!`).
@@ -31,6 +32,7 @@ pub mod fft;
 pub mod filters;
 pub mod histogram;
 pub mod index;
+pub mod interpolate;
 pub mod linalg;
 pub mod matmul;
 pub mod measure;

@@ -3,8 +3,8 @@
 
 use crate::registry::{Arch, Module, ModuleSpec};
 use crate::{
-    elementwise, fft, filters, histogram, index, linalg, matmul, measure, random, reduce, scan,
-    sort,
+    elementwise, fft, filters, histogram, index, interpolate, linalg, matmul, measure, random,
+    reduce, scan, sort,
 };
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
@@ -91,6 +91,15 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         Arch::Sm70,
         false,
         &measure::KERNELS,
+    ),
+    // The n-d sampling kernel keeps each thread's window in shared memory, at most
+    // 48 KiB a block.
+    spec(
+        Module::Interpolate,
+        "interpolate",
+        Arch::Sm70,
+        false,
+        &interpolate::KERNELS,
     ),
 ];
 

@@ -90,10 +90,12 @@ pub enum Module {
     Filters,
     /// Labels, measurements by label and the distance transform (`measure/`).
     Measure,
+    /// Spline interpolation and its prefilter: ndimage's (`interpolate/`).
+    Interpolate,
 }
 
 /// How many modules there are.
-pub const MODULE_COUNT: usize = Module::Measure as usize + 1;
+pub const MODULE_COUNT: usize = Module::Interpolate as usize + 1;
 
 /// One module: its cargo feature (also the stem of its PTX and cubin files), the
 /// architecture it is lowered for, whether its kernels may ask for more than 48 KiB of

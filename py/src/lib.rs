@@ -22,6 +22,7 @@
 //! - `filters`: correlations along an axis and by n-d taps (`gpupyx.scipy.ndimage`);
 //! - `measure`: labels, bounding boxes, extremes by label and the distance transform
 //!   (`gpupyx.scipy.ndimage`);
+//! - `interpolate`: spline sampling and the spline prefilter (`gpupyx.scipy.ndimage`);
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -39,6 +40,7 @@ mod filters;
 mod index;
 mod indexing;
 mod interop;
+mod interpolate;
 mod linalg;
 mod manipulation;
 mod matmul;
@@ -75,6 +77,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fft::register(m)?;
     filters::register(m)?;
     measure::register(m)?;
+    interpolate::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;

@@ -22,9 +22,12 @@ The module has the correlation filters (``correlate1d``, ``convolve1d``,
 (``label``, ``find_objects``; ``_label.py``), measurements by label (``sum_labels``,
 ``sum``, ``mean``, ``variance``, ``standard_deviation``, ``minimum``, ``maximum``,
 ``median``, ``minimum_position``, ``maximum_position``, ``extrema``,
-``center_of_mass``, ``histogram``, ``labeled_comprehension``; ``_measurements.py``)
-and the Euclidean distance transform (``distance_transform_edt``; ``_distance.py``),
-on the measure kernels (``kernels/src/measure/``).
+``center_of_mass``, ``histogram``, ``labeled_comprehension``; ``_measurements.py``),
+the Euclidean distance transform (``distance_transform_edt``; ``_distance.py``), on the
+measure kernels (``kernels/src/measure/``), and interpolation (``spline_filter1d``,
+``spline_filter``, ``map_coordinates``, ``affine_transform``, ``shift``, ``zoom``,
+``rotate``; ``geometric_transform`` raises, as it takes a Python function;
+``_interpolation.py``, on the Rust kernels of ``kernels/src/interpolate/``).
 """
 
 from gpupyx.scipy.ndimage._distance import distance_transform_edt
@@ -44,6 +47,16 @@ from gpupyx.scipy.ndimage._filters import (
     sobel,
     uniform_filter,
     uniform_filter1d,
+)
+from gpupyx.scipy.ndimage._interpolation import (
+    affine_transform,
+    geometric_transform,
+    map_coordinates,
+    rotate,
+    shift,
+    spline_filter,
+    spline_filter1d,
+    zoom,
 )
 from gpupyx.scipy.ndimage._label import find_objects, label
 from gpupyx.scipy.ndimage._measurements import (
@@ -89,5 +102,7 @@ __all__ = [
     "binary_closing", "generate_binary_structure", "iterate_structure", "label", "find_objects",
     "sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum", "median",
     "minimum_position", "maximum_position", "extrema", "center_of_mass", "histogram",
-    "labeled_comprehension", "distance_transform_edt",
+    "labeled_comprehension", "distance_transform_edt", "spline_filter1d",
+    "spline_filter", "geometric_transform", "map_coordinates", "affine_transform", "shift", "zoom",
+    "rotate",
 ]
