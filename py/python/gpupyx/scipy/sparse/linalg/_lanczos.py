@@ -21,9 +21,10 @@ One restart cycle ("iteration", as ARPACK counts them):
    arrowhead entries ``beta_last s_i[-1]``; the next cycle's Lanczos steps continue
    from row ``nkeep``.
 
-A step whose ``beta`` is exactly zero (an invariant subspace: the identity matrix, a
-starting vector in a small eigenspace) is continued from a random vector orthogonal to
-the basis, with a zero coupling in ``T``, as ARPACK does. The eigenvalues are those of
+A step whose ``A v_j`` lies in the basis's span (an invariant subspace: the identity
+matrix, a starting vector in a small eigenspace), found by ARPACK's test on the two
+Gram-Schmidt passes, is continued from a random vector orthogonal to the basis, with a
+zero coupling in ``T``, as ARPACK does. The eigenvalues are those of
 ARPACK to the tolerance; the iteration counts are not ARPACK's (an implicit restart of
 the same dimension keeps a different subspace).
 """
@@ -104,6 +105,7 @@ class _Lanczos:
         self.V = gp.empty((ncv + 1, n), dtype=self.dtype)
         self.alpha_dev = gp.zeros(ncv, dtype=self.real_dtype)
         self.beta_dev = gp.zeros(ncv, dtype=self.real_dtype)
+        self.first_norm_dev = gp.zeros(ncv, dtype=self.real_dtype)  # ||u|| after one Gram-Schmidt pass
         self.alpha = numpy.zeros(ncv)
         self.beta = numpy.zeros(ncv)
 
@@ -111,8 +113,14 @@ class _Lanczos:
         """Lanczos steps ``start .. ncv-1`` (device work only)."""
         V = self.V
         for j in range(start, self.ncv):
-            u, c = _orthogonalize(V[: j + 1], self.matvec(V[j]))
-            self.alpha_dev[j] = c[j].real
+            basis = V[: j + 1]
+            u = self.matvec(V[j])
+            c1 = _coefficients(basis, u)
+            u = u - c1 @ basis
+            self.first_norm_dev[j] = norm(u)
+            c2 = _coefficients(basis, u)
+            u = u - c2 @ basis
+            self.alpha_dev[j] = (c1[j] + c2[j]).real
             b = norm(u)
             self.beta_dev[j] = b
             V[j + 1] = u / b
@@ -121,23 +129,31 @@ class _Lanczos:
         """Row ``j + 1``: a random unit vector orthogonal to rows ``0 .. j``."""
         w = gp.asarray(self.rng.uniform(-1.0, 1.0, self.n).astype(self.dtype))
         w, _ = _orthogonalize(self.V[: j + 1], w)
-        w, _ = _orthogonalize(self.V[: j + 1], w)
         self.V[j + 1] = w / read_scalar(norm(w))
 
     def cycle(self, start):
         """The Lanczos steps from ``start``, and their coefficients read to the host
-        (one read; again from a restart vector after each exact breakdown)."""
+        (one read; again from a fresh direction after each breakdown).
+
+        A breakdown: the second Gram-Schmidt pass lost more than 30% of the norm the
+        first left (ARPACK's DGKS test, 0.717), so what is left of ``A v_j`` is rounding
+        noise inside the basis's span (an invariant subspace was found; or 0/0 gave
+        NaN). Its ``beta`` becomes 0 and the next row a random direction orthogonal to
+        the basis; at the last step, ``beta = 0`` makes every Ritz pair exact."""
+        ncv = self.ncv
         while True:
             self.steps(start)
-            host = gp.concatenate([self.alpha_dev, self.beta_dev]).get().astype(numpy.float64)
-            self.alpha[start:] = host[start:self.ncv]
-            self.beta[start:] = host[self.ncv + start:]
-            # An exact breakdown before the last step (beta 0, or the NaN that 0/0 left).
-            bad = [j for j in range(start, self.ncv - 1) if not self.beta[j] > 0]
+            host = gp.concatenate([self.alpha_dev, self.beta_dev, self.first_norm_dev]).get().astype(numpy.float64)
+            self.alpha[start:] = host[start:ncv]
+            self.beta[start:] = host[ncv + start:2 * ncv]
+            first = host[2 * ncv:]
+            bad = [j for j in range(start, ncv) if not self.beta[j] > 0.717 * first[j]]
             if not bad:
                 return
             j = bad[0]
             self.beta[j] = 0.0
+            if j == ncv - 1:
+                return
             self.fresh_direction(j)
             start = j + 1
 
