@@ -119,7 +119,9 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, u
             A = as_device(A)
     M, N = A.shape
     if M != N:
-        raise ValueError(f"A must be a square matrix but its shape is {A.shape}.")
+        # SciPy solves a CSR matrix as the transpose of a CSC one, and names that shape.
+        shape = A.shape[::-1] if issparse(A) and A.format == "csr" else A.shape
+        raise ValueError(f"A must be a square matrix but its shape is {shape}.")
     _check_order(N, "spsolve_triangular")
     a = _dense(A, numpy.promote_types(A.dtype, numpy.float32))
     if not unit_diagonal and bool(gp.any(a.diagonal() == 0)):
