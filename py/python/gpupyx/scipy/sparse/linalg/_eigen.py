@@ -86,8 +86,11 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     ``w[i]``), or ``w`` alone in SciPy's order with ``return_eigenvectors=False``.
     Raises ArpackNoConvergence, with the converged pairs, when ``maxiter`` runs out.
 
-    Small eigenvalues of an indefinite matrix ('SM') are interior and converge slowly
-    without shift-invert, as in SciPy.
+    'SM' on an indefinite matrix asks for interior eigenvalues, which Lanczos without
+    shift-invert finds slowly: ARPACK needs hundreds to thousands of restarts there, and
+    this thick-restart Lanczos may need more or stop with ArpackNoConvergence (its
+    Rayleigh-Ritz step lets spurious interior Ritz values disturb converging ones). On
+    a definite matrix 'SM' is an end of the spectrum and converges as 'LA'/'SA' do.
 
     .. seealso:: scipy.sparse.linalg.eigsh
     """

@@ -27,8 +27,11 @@ def read_scalars(*values):
     on_device = [v for v in values if isinstance(v, gp.ndarray)]
     if not on_device:
         return list(values)
-    common = numpy.result_type(*[v.dtype for v in on_device])
-    host = gp.stack([v.reshape(()) for v in on_device], dtype=common).get()
+    if len(on_device) == 1:
+        host = on_device[0].reshape((1,)).get()  # a view: no stacking kernel
+    else:
+        common = numpy.result_type(*[v.dtype for v in on_device])
+        host = gp.stack([v.reshape(()) for v in on_device], dtype=common).get()
     out, i = [], 0
     for v in values:
         if isinstance(v, gp.ndarray):
