@@ -264,26 +264,33 @@ def test_krylov_solvers_against_scipy(rng, name, dtype):
 
 @pytest.mark.parametrize("name", list(SOLVERS))
 def test_krylov_zero_rhs_views_and_integer_b(rng, name):
-    """``b = 0`` returns ``(b, 0)`` at once; a negative-stride view and integer ``b``
-    (computed in float64, as SciPy's) solve as a contiguous float vector does."""
+    """``b = 0`` returns ``(b, 0)`` at once (a 0 x 0 system too); a negative-stride view
+    and integer ``b`` (computed in float64, as SciPy's) solve as a contiguous float
+    vector does."""
     a = problem(SOLVERS[name], np.float64, rng)
     n = a.shape[0]
     ga = gsp.csr_matrix(a)
     x, info = getattr(gsl, name)(ga, gp.zeros(n))
     assert info == 0 and not np.any(host(x))
+    empty = sp.csr_matrix((0, 0))
+    x, info = getattr(gsl, name)(gsp.csr_matrix(empty), gp.zeros(0))
+    xs, info_s = getattr(ssl, name)(empty, np.zeros(0))
+    assert info == info_s == 0 and x.shape == xs.shape == (0,)
+    a64 = dense(a)
+    inv_norm = 1 / np.linalg.svd(a64, compute_uv=False)[-1]
+
+    def close(x, y, rhs):
+        r = np.linalg.norm(rhs - a64 @ x) + np.linalg.norm(rhs - a64 @ y)
+        return np.linalg.norm(x - y) <= inv_norm * r * (1 + 1e-6)
+
     big = randn(rng, 2 * n, np.float64)
-    view = gp.asarray(big)[::-2]
-    xv, _ = getattr(gsl, name)(ga, view, rtol=1e-10)
-    xc, _ = getattr(gsl, name)(ga, gp.asarray(big[::-2].copy()), rtol=1e-10)
-    assert np.array_equal(host(xv), host(xc))
+    xv, info_v = getattr(gsl, name)(ga, gp.asarray(big)[::-2], rtol=1e-10)
+    xc, info_c = getattr(gsl, name)(ga, gp.asarray(big[::-2].copy()), rtol=1e-10)
+    assert info_v == info_c == 0 and close(host(xv), host(xc), big[::-2])
     bi = rng.integers(-5, 6, n)
     xi, info = getattr(gsl, name)(ga, gp.asarray(bi), rtol=1e-10)
     xs, _ = getattr(ssl, name)(a, bi, rtol=1e-10)
-    assert info == 0 and xi.dtype == xs.dtype == np.float64
-    a64 = dense(a)
-    inv_norm = 1 / np.linalg.svd(a64, compute_uv=False)[-1]
-    r = np.linalg.norm(bi - a64 @ host(xi)) + np.linalg.norm(bi - a64 @ xs)
-    assert np.linalg.norm(host(xi) - xs) <= inv_norm * r * (1 + 1e-6)
+    assert info == 0 and xi.dtype == xs.dtype == np.float64 and close(host(xi), xs, bi)
 
 
 def test_krylov_dense_operators_and_column_b(rng):
@@ -320,7 +327,8 @@ def test_gmres_callback_types_and_legacy_maxiter(rng):
         cs, cg_ = [], []
         xs, i_s = ssl.gmres(a, b, rtol=1e-10, callback=cs.append, callback_type=ctype, **kw)
         xg, i_g = gsl.gmres(ga, gb, rtol=1e-10, callback=cg_.append, callback_type=ctype, **kw)
-        assert i_g == i_s and len(cg_) == len(cs), (ctype, i_g, i_s, len(cg_), len(cs))
+        # The same iterations, but for rounding at the last inner test (one either way).
+        assert i_g == i_s and abs(len(cg_) - len(cs)) <= 1, (ctype, i_g, i_s, len(cg_), len(cs))
         if ctype != "x":
             assert all(isinstance(v, (float, np.floating)) for v in cg_)
     with pytest.warns(DeprecationWarning, match="called without specifying `callback_type`"):
@@ -485,10 +493,14 @@ def test_eigsh_against_scipy(rng, which, dtype):
     # SciPy's order (and its values, which single precision leaves less accurate).
     assert_values_close(wg, ws, norm2, dtype, c=2 * C_ITER, what="order and values vs scipy eigsh")
 
+    # With a tolerance, a converged Ritz value's residual is at most tol |theta| (plus
+    # rounding), which bounds its distance to an eigenvalue: c grows by tol / (n u).
     v0 = randn(rng, n, dtype)
-    for kw in [{"v0": gp.asarray(v0)}, {"ncv": 2 * k + 3}, {"tol": 1e-4 if is_single(dtype) else 1e-10}]:
+    tol = 1e-4 if is_single(dtype) else 1e-10
+    for kw in [{"v0": gp.asarray(v0)}, {"ncv": 2 * k + 3}, {"tol": tol}]:
         wk = host(gsl.eigsh(ga, k=k, which=which, return_eigenvectors=False, **kw))
-        assert_values_close(np.sort(wk), want, norm2, dtype, c=C_ITER if "tol" not in kw else 1e7)
+        c = C_ITER + (tol / (n * unit(dtype) * 2) if "tol" in kw else 0)
+        assert_values_close(np.sort(wk), want, norm2, dtype, c=c)
 
 
 def test_eigsh_invariant_subspaces_and_multiplicity(rng):
@@ -667,7 +679,10 @@ def test_norm_against_scipy(rng, dtype):
         assert isinstance(got, gp.ndarray) and got.dtype == expected_dtype, (ord_, axis, got.dtype)
         g = host(got).astype(np.float64).ravel()
         assert g.shape == want.shape, (ord_, axis)
-        exact = ord_ == 0 or (ord_ in (np.inf, -np.inf) and not isinstance(axis, tuple) and axis is not None)
+        # Counts, and maxima and minima of real absolute values, are exact (a complex
+        # absolute value may round differently in libdevice and the C library).
+        exact = ord_ == 0 or (ord_ in (np.inf, -np.inf) and not isinstance(axis, tuple) and axis is not None
+                              and np.dtype(dtype).kind != "c")
         if exact:
             assert np.array_equal(g, want), (ord_, axis, g, want)
             continue
@@ -712,7 +727,9 @@ def test_spsolve_factorized_against_scipy(rng, dtype):
     x = gsl.spsolve(gsp.csr_matrix(a), gsp.csr_matrix(bs))
     assert gsp.issparse(x) and x.shape == xs.shape
     assert_solves(a.toarray(), host(x.toarray()), bs.toarray(), dtype)
-    solve = gsl.factorized(gsp.csr_matrix(a))
+    with pytest.warns(gsp.SparseEfficiencyWarning, match="splu converted its input to CSC format"):
+        gsl.factorized(gsp.csr_matrix(a))
+    solve = gsl.factorized(gsp.csc_matrix(a.tocsc()))
     for b in [randn(rng, n, dtype), randn(rng, (n, 2), dtype)]:
         x = solve(gp.asarray(b))
         assert x.shape == b.shape and x.dtype == dtype
