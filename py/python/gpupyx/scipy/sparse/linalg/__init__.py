@@ -30,6 +30,11 @@ solved on the host with NumPy.
 
 Results are gpupy arrays; scalars the solvers return besides (``lsqr``'s norms, ...)
 are host numbers, as SciPy's.
+
+Not (yet) here: ``bicg``, ``qmr``, ``tfqmr``, ``lgmres``, ``gcrotmk``, ``eigs``,
+``lobpcg``, ``splu``, ``spilu``, ``expm``, ``expm_multiply``, ``onenormest``,
+``matrix_power``, ``is_sptriangular``, ``spbandwidth``; ``eigsh``'s shift-invert and
+generalized modes; a sparse (non-densifying) direct solver.
 """
 
 from gpupyx.scipy.sparse.linalg._eigen import ArpackError, ArpackNoConvergence, eigsh, svds
