@@ -83,13 +83,15 @@ def _coefficients(basis, u):
 
 def _orthogonalize(basis, u):
     """``u`` minus its projection on the rows of ``basis`` (orthonormal), twice
-    (classical Gram-Schmidt twice is enough for working-precision orthogonality), and
-    the sum of the two passes' coefficients."""
+    (classical Gram-Schmidt twice is enough for working-precision orthogonality, unless
+    the second pass finds the first left only rounding noise: see ``cycle``), the sum
+    of the two passes' coefficients, and the norm after the first pass (device)."""
     c1 = _coefficients(basis, u)
     u = u - c1 @ basis
+    first_norm = norm(u)
     c2 = _coefficients(basis, u)
     u = u - c2 @ basis
-    return u, c1 + c2
+    return u, c1 + c2, first_norm
 
 
 class _Lanczos:
@@ -113,14 +115,9 @@ class _Lanczos:
         """Lanczos steps ``start .. ncv-1`` (device work only)."""
         V = self.V
         for j in range(start, self.ncv):
-            basis = V[: j + 1]
-            u = self.matvec(V[j])
-            c1 = _coefficients(basis, u)
-            u = u - c1 @ basis
-            self.first_norm_dev[j] = norm(u)
-            c2 = _coefficients(basis, u)
-            u = u - c2 @ basis
-            self.alpha_dev[j] = (c1[j] + c2[j]).real
+            u, c, first_norm = _orthogonalize(V[: j + 1], self.matvec(V[j]))
+            self.first_norm_dev[j] = first_norm
+            self.alpha_dev[j] = c[j].real
             b = norm(u)
             self.beta_dev[j] = b
             V[j + 1] = u / b
@@ -128,7 +125,7 @@ class _Lanczos:
     def fresh_direction(self, j):
         """Row ``j + 1``: a random unit vector orthogonal to rows ``0 .. j``."""
         w = gp.asarray(self.rng.uniform(-1.0, 1.0, self.n).astype(self.dtype))
-        w, _ = _orthogonalize(self.V[: j + 1], w)
+        w, _, _ = _orthogonalize(self.V[: j + 1], w)
         self.V[j + 1] = w / read_scalar(norm(w))
 
     def cycle(self, start):
