@@ -783,6 +783,67 @@ def test_spsolve_triangular_against_scipy(rng, dtype):
                 assert_solves(tri, host(x), b, dtype)
 
 
+def triangular_cases(rng, dtype):
+    """(name, scipy.sparse matrix, lower): the lower triangle of a grid Laplacian
+    (nx + ny - 1 levels), a random pattern with a heavy diagonal (stored with duplicate
+    entries), a bidiagonal chain (one row per level), a diagonal (one level)."""
+    grid = poisson(23, 19)
+    n = 90
+    r = sp.random(n, n, density=0.08, random_state=rng, format="coo")
+    rows = np.concatenate([r.row, r.row[:25], np.arange(n)])
+    cols = np.concatenate([r.col, r.col[:25], np.arange(n)])
+    vals = np.concatenate([r.data, r.data[:25], np.full(n, 3.0)])
+    chain = tridiag(60, 0.5, 2.0, -0.7).tocsr()
+
+    def with_duplicates(keep):
+        """CSR arrays holding the duplicates (scipy's constructors would sum them)."""
+        k = keep(rows, cols)
+        r, c, v = rows[k], cols[k], vals[k].astype(dtype)
+        if np.dtype(dtype).kind == "c":
+            v = v + np.asarray(0.5j, dtype)
+        order = np.lexsort((c, r))
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=n))])
+        m = sp.csr_matrix((v[order], c[order], indptr), shape=(n, n))
+        assert not m.has_canonical_format
+        return m
+
+    cases = [("grid lower", sp.tril(grid), True), ("grid upper", sp.triu(grid), False),
+             ("random lower", with_duplicates(lambda r, c: c <= r), True),
+             ("random upper", with_duplicates(lambda r, c: c >= r), False),
+             ("chain lower", sp.tril(chain), True), ("diagonal", sp.diags(rng.uniform(1, 2, 40)), True)]
+    out = []
+    for name, m, lower in cases:
+        if m.dtype != dtype:  # (astype sums duplicates: the duplicate cases are built in dtype)
+            m = m.tocsr().astype(dtype)
+            if np.dtype(dtype).kind == "c":
+                m.data = m.data + np.asarray(0.5j, dtype)
+        out.append((name, m.tocsr(), lower))
+    return out
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=dtype_id)
+def test_spsolve_triangular_level_schedules(rng, dtype):
+    """The level-scheduled sparse solve on matrices of few and many levels, CSR and CSC,
+    vector and matrix right-hand sides (complex ones for a real matrix too): SciPy's
+    shapes and dtypes, the triangular solve's backward error; entries of the other
+    triangle are ignored."""
+    for name, t, lower in triangular_cases(rng, dtype):
+        n = t.shape[0]
+        tri = t.toarray()
+        for fmt in ["csr", "csc"]:
+            gt = gsp.csr_matrix(t) if fmt == "csr" else gsp.csc_matrix(t.tocsc())
+            for b in [randn(rng, n, dtype), randn(rng, (n, 2), dtype), randn(rng, n, np.complex128)]:
+                xs = ssl.spsolve_triangular(t.asformat(fmt), b, lower=lower)
+                x = gsl.spsolve_triangular(gt, gp.asarray(b), lower=lower)
+                assert x.shape == xs.shape and x.dtype == xs.dtype, (name, fmt, x.dtype, xs.dtype)
+                assert_solves(tri, host(x), b, x.dtype, what=f"{name} ({fmt})")
+        # The other triangle's entries are not read: the full matrix solves as its triangle.
+        full = t + (sp.triu(t, 1).T if lower else sp.tril(t, -1).T)
+        b = randn(rng, n, dtype)
+        x = gsl.spsolve_triangular(gsp.csr_matrix(full.tocsr()), gp.asarray(b), lower=lower)
+        assert_solves(tri, host(x), b, dtype, what=f"{name} (other triangle ignored)")
+
+
 def test_spsolve_triangular_errors(rng):
     """SciPy's errors: zero diagonal, non-square, wrong b shapes."""
     z = sp.csr_matrix(np.array([[1.0, 0.0], [1.0, 0.0]]))

@@ -1,14 +1,16 @@
 """Direct solvers: ``spsolve``, ``spsolve_triangular`` and ``factorized``, with SciPy
 1.18's signatures, checks, messages, warnings and result dtypes and shapes.
 
-The method (for now): the matrix is densified on the device (``A.toarray()``) and
-solved with gpupy's dense kernels -- LU with partial pivoting (``gpupy.linalg._decomp``'s
-``lu_factor``/``lu_solve``, as ``gpupyx.scipy.linalg.lu_factor``) for ``spsolve`` and
-``factorized``, a triangular solve of the named triangle for ``spsolve_triangular``.
-That costs ``n^2`` memory and ``O(n^3)`` (``O(n^2)`` triangular) work, so it is limited
-to order ``MAX_DENSE_ORDER`` (16384: 2 GiB in float64); a larger matrix raises
-NotImplementedError pointing to the iterative solvers. SciPy's sparse LU (SuperLU)
-and ordering options (``permc_spec``, ``use_umfpack``) are accepted and ignored.
+``spsolve`` and ``factorized`` (for now): the matrix is densified on the device
+(``A.toarray()``) and factored by gpupy's LU with partial pivoting
+(``gpupy.linalg._decomp``'s ``lu_factor``/``lu_solve``, as
+``gpupyx.scipy.linalg.lu_factor``). That costs ``n^2`` memory and ``O(n^3)`` work, so
+it is limited to order ``MAX_DENSE_ORDER`` (16384: 2 GiB in float64); a larger matrix
+raises NotImplementedError pointing to the iterative solvers. SciPy's sparse LU
+(SuperLU) and its options (``permc_spec``, ``use_umfpack``) are accepted and ignored.
+
+``spsolve_triangular`` stays sparse: level-scheduled substitution (``_triangular``),
+no size limit.
 
 Differences from SciPy: an exactly singular matrix is found by LU's zero pivot, as
 SuperLU's; ``spsolve_triangular`` reads only the named triangle (SciPy's result is
@@ -23,6 +25,7 @@ import numpy
 import gpupy as gp
 from gpupy.linalg import LinAlgError, _decomp
 from gpupyx.scipy.sparse.linalg._sparse_access import efficiency_warning, issparse, sparse_module
+from gpupyx.scipy.sparse.linalg._triangular import LevelSchedule
 from gpupyx.scipy.sparse.linalg._util import as_device
 
 __all__ = ["MatrixRankWarning", "factorized", "spsolve", "spsolve_triangular"]
@@ -107,8 +110,13 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
 def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, unit_diagonal=False):
     """Solve ``A x = b`` for a triangular ``A`` (its ``lower`` triangle, or the upper
     one; with ``unit_diagonal`` the diagonal is taken as ones). ``b`` is ``(n,)`` or
-    ``(n, k)``; the result has ``b``'s shape. A zero on the diagonal raises SciPy's
-    LinAlgError. Densifies ``A`` (orders up to ``MAX_DENSE_ORDER``).
+    ``(n, k)``; the result has ``b``'s shape. A zero (or missing) diagonal entry raises
+    SciPy's LinAlgError.
+
+    A sparse ``A`` is solved by level-scheduled substitution (``_triangular``: no size
+    limit; the time grows with the number of dependency levels, not with the order); a
+    dense one (which SciPy converts to CSC, with its warning) by the dense triangular
+    solver, up to order ``MAX_DENSE_ORDER``.
 
     .. seealso:: scipy.sparse.linalg.spsolve_triangular
     """
@@ -122,9 +130,15 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, u
         # SciPy solves a CSR matrix as the transpose of a CSC one, and names that shape.
         shape = A.shape[::-1] if issparse(A) and A.format == "csr" else A.shape
         raise ValueError(f"A must be a square matrix but its shape is {shape}.")
-    _check_order(N, "spsolve_triangular")
-    a = _dense(A, numpy.promote_types(A.dtype, numpy.float32))
-    if not unit_diagonal and bool(gp.any(a.diagonal() == 0)):
+    a_dtype = numpy.promote_types(A.dtype, numpy.float32)
+    if issparse(A):
+        schedule = LevelSchedule(A, lower, unit_diagonal, a_dtype)
+        singular = schedule.has_zero_diagonal()
+    else:
+        _check_order(N, "spsolve_triangular")
+        a = _dense(A, a_dtype)
+        singular = not unit_diagonal and bool(gp.any(a.diagonal() == 0))
+    if singular:
         raise LinAlgError("A is singular: zero entry on diagonal.")
 
     b = as_device(b)
@@ -136,9 +150,12 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, u
             "the size of the first dimension of b but the shape of A is "
             f"{A.shape} and the shape of b is {b.shape}."
         )
-    result_dtype = numpy.promote_types(numpy.promote_types(A.dtype, numpy.float32), b.dtype)
+    result_dtype = numpy.promote_types(a_dtype, b.dtype)
     rhs = b.astype(result_dtype).reshape((N, -1))
-    x = _decomp.solve_triangular(a.astype(result_dtype, copy=False), rhs, lower, 0, unit_diagonal)
+    if issparse(A):
+        x = schedule.solve(rhs)
+    else:
+        x = _decomp.solve_triangular(a.astype(result_dtype, copy=False), rhs, lower, 0, unit_diagonal)
     return x.reshape(b.shape)
 
 
