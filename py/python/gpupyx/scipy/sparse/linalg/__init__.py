@@ -25,8 +25,9 @@ solved on the host with NumPy.
 - ``_eigen`` (over ``_lanczos``, thick-restart Lanczos): ``eigsh`` (no shift-invert),
   ``svds`` (``solver='arpack'``), ``ArpackError``, ``ArpackNoConvergence``;
 - ``_norm``: ``norm`` of sparse matrices;
-- ``_solve``: ``spsolve``, ``spsolve_triangular``, ``factorized`` through a dense copy
-  (orders up to 16384), ``MatrixRankWarning``.
+- ``_solve``: ``spsolve`` and ``factorized`` through a dense copy (orders up to
+  16384), ``spsolve_triangular`` by level-scheduled sparse substitution
+  (``_triangular``), ``MatrixRankWarning``.
 
 Results are gpupy arrays; scalars the solvers return besides (``lsqr``'s norms, ...)
 are host numbers, as SciPy's.
@@ -34,7 +35,7 @@ are host numbers, as SciPy's.
 Not (yet) here: ``bicg``, ``qmr``, ``tfqmr``, ``lgmres``, ``gcrotmk``, ``eigs``,
 ``lobpcg``, ``splu``, ``spilu``, ``expm``, ``expm_multiply``, ``onenormest``,
 ``matrix_power``, ``is_sptriangular``, ``spbandwidth``; ``eigsh``'s shift-invert and
-generalized modes; a sparse (non-densifying) direct solver.
+generalized modes; a sparse (non-densifying) LU for ``spsolve``/``factorized``.
 """
 
 from gpupyx.scipy.sparse.linalg._eigen import ArpackError, ArpackNoConvergence, eigsh, svds
