@@ -30,7 +30,8 @@ Tolerances (``u`` the unit roundoff of the dtype, ``m`` the most nonzeros in a r
   (callback calls) and ``info`` agree; rounding (reduction order) can move the last
   iteration's test across the threshold, so counts may differ by 1 in double and by
   ``max(2, k / 10)`` in single precision (where the residual nears its attainable
-  accuracy).
+  accuracy). gmres' inner residual estimates agree within ``4 k u kappa(A) ||r_0||``
+  (a backward error of ``k u ||A||`` in the Arnoldi relation, for either code).
 - Least squares (lsqr, lsmr): ``x - x* = (A^H A)^-1 A^H (b - A x)`` for the exact
   solution ``x*``, so ``||x - y|| <= (||A^H r_x|| + ||A^H r_y||) / sigma_min^2``.
 - eigsh, svds: ``linalg_helpers``' bounds (eigen/singular values within ``C_ITER n u
@@ -39,7 +40,8 @@ Tolerances (``u`` the unit roundoff of the dtype, ``m`` the most nonzeros in a r
 - norm: a sum of ``k`` terms of magnitude at most ``S`` (the same sum of absolute
   values) is within ``k u S`` of the float64 sum (``(k + 1) u S`` for the square root
   of a sum of squares); maxima and minima of absolute values are exact.
-- Direct solvers: ``linalg_helpers.assert_solves`` (LU backward error ``C_SOLVE n u``).
+- Direct solvers: ``linalg_helpers.assert_solves`` (backward error ``C_SOLVE n u``: LU,
+  and substitution, level-scheduled or dense, for the triangular solves).
 - LinearOperator algebra: each product of inner dimension ``p`` adds at most ``p u``
   times the same product of absolute values; an expression's bound is its evaluation
   on ``|A|``, ``|x|`` times ``(total inner dimensions + 2) u``.
