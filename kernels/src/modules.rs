@@ -2,7 +2,9 @@
 //! embeds, and the host loads from.
 
 use crate::registry::{Arch, Module, ModuleSpec};
-use crate::{elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort};
+use crate::{
+    elementwise, fft, filters, histogram, iir, index, linalg, matmul, random, reduce, scan, sort,
+};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     spec(
@@ -82,6 +84,8 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         false,
         &filters::KERNELS,
     ),
+    // The staging tiles take at most 34 KiB of shared memory.
+    spec(Module::Iir, "iir", Arch::Sm70, false, &iir::KERNELS),
 ];
 
 const fn spec(
