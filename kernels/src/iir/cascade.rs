@@ -132,7 +132,10 @@ pub(crate) mod tests {
     pub struct Lcg(pub u64);
     impl Lcg {
         pub fn uniform(&mut self) -> f64 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (self.0 >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
         }
         pub fn complex(&mut self) -> c128 {
@@ -177,7 +180,11 @@ pub(crate) mod tests {
             let t = std::f64::consts::PI * rng.uniform();
             if complex || i + 1 == k {
                 // One root (real, unless the filter is complex).
-                let p = if complex { c128::new(r * t.cos(), r * t.sin()) } else { c128::new(r * t.signum(), 0.0) };
+                let p = if complex {
+                    c128::new(r * t.cos(), r * t.sin())
+                } else {
+                    c128::new(r * t.signum(), 0.0)
+                };
                 a.push(c128::new(0.0, 0.0));
                 for j in (1..a.len()).rev() {
                     a[j] = csub(a[j], cmul(p, a[j - 1]));
@@ -198,7 +205,13 @@ pub(crate) mod tests {
             }
         }
         let b = (0..=k)
-            .map(|_| if complex { rng.complex() } else { c128::new(rng.uniform(), 0.0) })
+            .map(|_| {
+                if complex {
+                    rng.complex()
+                } else {
+                    c128::new(rng.uniform(), 0.0)
+                }
+            })
             .collect();
         (b, a)
     }
@@ -208,14 +221,20 @@ pub(crate) mod tests {
         sections: &[(Vec<c128>, Vec<c128>)],
         x: &[c128],
     ) -> Vec<c128> {
-        let refs: Vec<(&[c128], &[c128])> = sections.iter().map(|(b, a)| (&b[..], &a[..])).collect();
+        let refs: Vec<(&[c128], &[c128])> =
+            sections.iter().map(|(b, a)| (&b[..], &a[..])).collect();
         let c = pack::<T>(&refs, S, K).unwrap();
         let mut z = [T::ZERO; MAX_STATES];
-        x.iter().map(|&v| step::<T, S, K>(&c, sections.len(), &mut z, T::from_c128(v)).to_c128()).collect()
+        x.iter()
+            .map(|&v| step::<T, S, K>(&c, sections.len(), &mut z, T::from_c128(v)).to_c128())
+            .collect()
     }
 
     fn worst(got: &[c128], want: &[c128]) -> f64 {
-        got.iter().zip(want).map(|(g, w)| (g.re - w.re).hypot(g.im - w.im)).fold(0.0, f64::max)
+        got.iter()
+            .zip(want)
+            .map(|(g, w)| (g.re - w.re).hypot(g.im - w.im))
+            .fold(0.0, f64::max)
     }
 
     #[test]
@@ -225,7 +244,13 @@ pub(crate) mod tests {
             for k in 1..=16 {
                 let (b, a) = stable_section(&mut rng, k, complex);
                 let x: Vec<c128> = (0..300)
-                    .map(|_| if complex { rng.complex() } else { c128::new(rng.uniform(), 0.0) })
+                    .map(|_| {
+                        if complex {
+                            rng.complex()
+                        } else {
+                            c128::new(rng.uniform(), 0.0)
+                        }
+                    })
                     .collect();
                 let want = direct(&b, &a, &x);
                 let sec = vec![(b, a)];
@@ -237,7 +262,10 @@ pub(crate) mod tests {
                     _ => run::<c128, 1, 16>(&sec, &x),
                 };
                 let scale = want.iter().map(|w| w.re.hypot(w.im)).fold(1.0, f64::max);
-                assert!(worst(&got, &want) <= 1e-11 * scale, "order {k} complex={complex}");
+                assert!(
+                    worst(&got, &want) <= 1e-11 * scale,
+                    "order {k} complex={complex}"
+                );
                 if !complex {
                     let got = match k {
                         1..=2 => run::<f64, 1, 2>(&sec, &x),
@@ -259,9 +287,15 @@ pub(crate) mod tests {
     fn a_cascade_is_its_sections_in_turn() {
         let mut rng = Lcg(11);
         for complex in [false, true] {
-            let sections: Vec<_> = (0..8).map(|_| stable_section(&mut rng, 2, complex)).collect();
+            let sections: Vec<_> = (0..8)
+                .map(|_| stable_section(&mut rng, 2, complex))
+                .collect();
             let x: Vec<c128> = (0..200).map(|_| rng.complex()).collect();
-            let x: Vec<c128> = if complex { x } else { x.iter().map(|v| c128::new(v.re, 0.0)).collect() };
+            let x: Vec<c128> = if complex {
+                x
+            } else {
+                x.iter().map(|v| c128::new(v.re, 0.0)).collect()
+            };
             for n in 1..=8 {
                 let mut want = x.clone();
                 for (b, a) in &sections[..n] {
@@ -277,7 +311,10 @@ pub(crate) mod tests {
                 assert!(worst(&got, &want) <= 1e-11 * scale, "{n} sections");
                 if n <= 4 {
                     let got = run::<c64, 4, 2>(&sections[..n], &x);
-                    assert!(worst(&got, &want) <= 1e-4 * scale, "{n} sections, complex64");
+                    assert!(
+                        worst(&got, &want) <= 1e-4 * scale,
+                        "{n} sections, complex64"
+                    );
                 }
             }
         }
@@ -291,8 +328,15 @@ pub(crate) mod tests {
         assert!(pack::<f64>(&[(three, three)], 1, 1).is_none());
         assert!(pack::<f64>(&[(one, one); 9], 8, 2).is_none());
         assert!(pack::<f64>(&[(one, one)], 1, 32).is_none());
-        let c = pack::<f64>(&[(&[c128::new(2.0, 0.0)], &[c128::new(1.0, 0.0), c128::new(0.5, 0.0)])], 1, 2)
-            .unwrap();
+        let c = pack::<f64>(
+            &[(
+                &[c128::new(2.0, 0.0)],
+                &[c128::new(1.0, 0.0), c128::new(0.5, 0.0)],
+            )],
+            1,
+            2,
+        )
+        .unwrap();
         assert_eq!(&c[..5], &[2.0, 0.0, 0.0, -0.5, 0.0]);
     }
 }

@@ -25,8 +25,11 @@
 //! own `A^L'`, but no later chunk reads a state through it: its exclusive prefix is right,
 //! and `chunk1` walks it from its true state to `zf` sample by sample.
 
-use super::cascade::{Coefs, MAX_STATES, States, mat_vec, step};
+#[cfg(not(target_arch = "nvptx64"))]
+use super::cascade::{Coefs, step};
+use super::cascade::{MAX_STATES, States, mat_vec};
 use super::sample::Sample;
+#[cfg(not(target_arch = "nvptx64"))]
 use crate::dtype::c128;
 
 /// Threads per block of every engine's kernels: chunks per block, lines per block of the
@@ -84,6 +87,7 @@ impl ChunkPlan {
     }
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
 /// `a b` for `d x d` row-major complex128 matrices.
 pub fn mat_mul(a: &[c128], b: &[c128], d: usize) -> Vec<c128> {
     let mut out = vec![c128::new(0.0, 0.0); d * d];
@@ -98,10 +102,17 @@ pub fn mat_mul(a: &[c128], b: &[c128], d: usize) -> Vec<c128> {
     out
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
 /// `a^n` for a `d x d` matrix, by squaring.
 pub fn mat_pow(a: &[c128], mut n: u64, d: usize) -> Vec<c128> {
     let mut result: Vec<c128> = (0..d * d)
-        .map(|i| if i / d == i % d { c128::new(1.0, 0.0) } else { c128::new(0.0, 0.0) })
+        .map(|i| {
+            if i / d == i % d {
+                c128::new(1.0, 0.0)
+            } else {
+                c128::new(0.0, 0.0)
+            }
+        })
         .collect();
     let mut base = a.to_vec();
     while n > 0 {
@@ -116,10 +127,14 @@ pub fn mat_pow(a: &[c128], mut n: u64, d: usize) -> Vec<c128> {
     result
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
 /// The one-step zero-input matrix `A` of a cascade of `S` sections of order `K` (the
 /// first `nsec` used): column `e` is the state after one zero sample from unit state
 /// `e`, computed by the kernels' own [`step`].
-pub fn zero_input_matrix<const S: usize, const K: usize>(c: &Coefs<c128>, nsec: usize) -> Vec<c128> {
+pub fn zero_input_matrix<const S: usize, const K: usize>(
+    c: &Coefs<c128>,
+    nsec: usize,
+) -> Vec<c128> {
     let d = S * K;
     let mut a = vec![c128::new(0.0, 0.0); d * d];
     for e in 0..d {
@@ -133,6 +148,7 @@ pub fn zero_input_matrix<const S: usize, const K: usize>(c: &Coefs<c128>, nsec: 
     a
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
 /// The matrices of a chunk launch (see [`TABLE_MATRICES`]) for one-step matrix `a`
 /// (`d x d`) and `plan`, rounded to `T`, one after the other, row-major.
 pub fn table<T: Sample>(a: &[c128], d: usize, plan: &ChunkPlan) -> Vec<T> {
@@ -155,21 +171,11 @@ pub fn table<T: Sample>(a: &[c128], d: usize, plan: &ChunkPlan) -> Vec<T> {
     mats.iter().flatten().map(|&v| T::from_c128(v)).collect()
 }
 
-/// Matrix `k` of a table, as the kernels read it.
+/// `M^t v` for `t < BLOCK`, as the product of the powers `M^(2^d)` of the bits of `t`
+/// (`power(d, i)` is element `i` of `M^(2^d)`, the first `LEVELS` matrices of a table).
 #[inline(always)]
-pub fn matrix<T: Copy>(table: *const T, k: usize, d: usize) -> impl Fn(usize) -> T {
-    // SAFETY (of the reads): the caller's table holds TABLE_MATRICES matrices of d * d
-    // elements and k < TABLE_MATRICES; `i < d * d` in `mat_vec`.
-    move |i| unsafe { *table.add(k * d * d + i) }
-}
-
-/// `M^t v` from the table's powers `M^(2^d)`, `t < BLOCK`.
-///
-/// # Safety
-/// `table` holds a table of `d = S * K` (see [`matrix`]).
-#[inline(always)]
-pub unsafe fn power_times<T: Sample, const S: usize, const K: usize>(
-    table: *const T,
+pub fn power_times<T: Sample, const S: usize, const K: usize>(
+    power: impl Fn(usize, usize) -> T,
     t: usize,
     v: States<T>,
 ) -> States<T> {
@@ -177,7 +183,7 @@ pub unsafe fn power_times<T: Sample, const S: usize, const K: usize>(
     let zero = [T::ZERO; MAX_STATES];
     for d in 0..LEVELS {
         if (t >> d) & 1 == 1 {
-            v = mat_vec::<T, S, K>(matrix(table, d, S * K), &v, &zero);
+            v = mat_vec::<T, S, K>(|i| power(d, i), &v, &zero);
         }
     }
     v
@@ -218,7 +224,11 @@ mod tests {
             for d in 0..LEVELS {
                 let before = v.clone();
                 for t in (1 << d)..BLOCK {
-                    v[t] = mat_vec::<T, S, K>(|i| tab[d * S * K * S * K + i], &before[t - (1 << d)], &before[t]);
+                    v[t] = mat_vec::<T, S, K>(
+                        |i| tab[d * S * K * S * K + i],
+                        &before[t - (1 << d)],
+                        &before[t],
+                    );
                 }
             }
             for t in 0..BLOCK {
@@ -257,11 +267,10 @@ mod tests {
         // chunk1: each chunk from its true state.
         let mut y = vec![T::ZERO; len];
         let mut zf = zero;
-        for ch in 0..p {
+        for (ch, e) in prefix.iter().enumerate() {
             let (j, t) = (ch / BLOCK, ch % BLOCK);
-            // SAFETY: `tab` is a whole table of S * K states.
-            let mut z = unsafe { power_times::<T, S, K>(tab.as_ptr(), t, block_state[j]) };
-            for (s, e) in z.iter_mut().zip(&prefix[ch]) {
+            let mut z = power_times::<T, S, K>(|d, i| tab[d * dd + i], t, block_state[j]);
+            for (s, e) in z.iter_mut().zip(e) {
                 *s = s.add(*e);
             }
             for n in ch * l..len.min((ch + 1) * l) {
@@ -280,7 +289,10 @@ mod tests {
         zi: &States<T>,
     ) -> (Vec<T>, States<T>) {
         let mut z = *zi;
-        let y = x.iter().map(|&v| step::<T, S, K>(c, S, &mut z, v)).collect();
+        let y = x
+            .iter()
+            .map(|&v| step::<T, S, K>(c, S, &mut z, v))
+            .collect();
         (y, z)
     }
 
@@ -296,7 +308,13 @@ mod tests {
             let plan = ChunkPlan::new(len as u64, K);
             let tab = table::<c128>(&one_step, K, &plan);
             let x: Vec<c128> = (0..len)
-                .map(|_| if complex { rng.complex() } else { c128::new(rng.uniform(), 0.0) })
+                .map(|_| {
+                    if complex {
+                        rng.complex()
+                    } else {
+                        c128::new(rng.uniform(), 0.0)
+                    }
+                })
                 .collect();
             let mut zi = [c128::ZERO; MAX_STATES];
             for z in zi.iter_mut().take(order) {
@@ -305,16 +323,31 @@ mod tests {
             let (got, gzf) = chunked::<c128, 1, K>(&c, &tab, &plan, &x, &zi);
             let (want, wzf) = sequential::<c128, 1, K>(&c, &x, &zi);
             let scale = want.iter().map(|w| w.re.hypot(w.im)).fold(1.0, f64::max);
-            let err = got.iter().zip(&want).map(|(g, w)| (g.re - w.re).hypot(g.im - w.im)).fold(0.0, f64::max);
+            let err = got
+                .iter()
+                .zip(&want)
+                .map(|(g, w)| (g.re - w.re).hypot(g.im - w.im))
+                .fold(0.0, f64::max);
             assert!(err <= 1e-10 * scale, "order {order} len {len}: {err}");
-            let zerr = gzf.iter().zip(&wzf).map(|(g, w)| (g.re - w.re).hypot(g.im - w.im)).fold(0.0, f64::max);
+            let zerr = gzf
+                .iter()
+                .zip(&wzf)
+                .map(|(g, w)| (g.re - w.re).hypot(g.im - w.im))
+                .fold(0.0, f64::max);
             assert!(zerr <= 1e-10 * scale, "order {order} len {len}: zf {zerr}");
             if len <= 4097 {
-                let (from_rest, _) = chunked::<c128, 1, K>(&c, &tab, &plan, &x, &[c128::ZERO; MAX_STATES]);
+                let (from_rest, _) =
+                    chunked::<c128, 1, K>(&c, &tab, &plan, &x, &[c128::ZERO; MAX_STATES]);
                 let want = direct(&b, &a, &x);
-                let err =
-                    from_rest.iter().zip(&want).map(|(g, w)| (g.re - w.re).hypot(g.im - w.im)).fold(0.0, f64::max);
-                assert!(err <= 1e-10 * scale, "order {order} len {len}: from rest {err}");
+                let err = from_rest
+                    .iter()
+                    .zip(&want)
+                    .map(|(g, w)| (g.re - w.re).hypot(g.im - w.im))
+                    .fold(0.0, f64::max);
+                assert!(
+                    err <= 1e-10 * scale,
+                    "order {order} len {len}: from rest {err}"
+                );
             }
         }
     }
@@ -332,7 +365,8 @@ mod tests {
     fn chunked_cascades_match_the_recursion() {
         let mut rng = Lcg(21);
         let sections: Vec<_> = (0..4).map(|_| stable_section(&mut rng, 2, false)).collect();
-        let refs: Vec<(&[c128], &[c128])> = sections.iter().map(|(b, a)| (&b[..], &a[..])).collect();
+        let refs: Vec<(&[c128], &[c128])> =
+            sections.iter().map(|(b, a)| (&b[..], &a[..])).collect();
         let c = pack::<c128>(&refs, 4, 2).unwrap();
         let one_step = zero_input_matrix::<4, 2>(&c, 4);
         let len = 50_000;
@@ -343,9 +377,17 @@ mod tests {
         zi[..8].fill(c128::new(0.25, 0.0));
         let (got, gzf) = chunked::<c128, 4, 2>(&c, &tab, &plan, &x, &zi);
         let (want, wzf) = sequential::<c128, 4, 2>(&c, &x, &zi);
-        let err = got.iter().zip(&want).map(|(g, w)| (g.re - w.re).abs()).fold(0.0, f64::max);
+        let err = got
+            .iter()
+            .zip(&want)
+            .map(|(g, w)| (g.re - w.re).abs())
+            .fold(0.0, f64::max);
         assert!(err <= 1e-10, "{err}");
-        assert!(gzf.iter().zip(&wzf).all(|(g, w)| (g.re - w.re).abs() <= 1e-10));
+        assert!(
+            gzf.iter()
+                .zip(&wzf)
+                .all(|(g, w)| (g.re - w.re).abs() <= 1e-10)
+        );
         // In float32 (the table rounded once), within a few float32 ulps of the output's
         // scale times the filter's gain.
         let c32 = pack::<f32>(&refs, 4, 2).unwrap();
@@ -354,7 +396,11 @@ mod tests {
         let zi32: States<f32> = core::array::from_fn(|i| zi[i].re as f32);
         let (got32, _) = chunked::<f32, 4, 2>(&c32, &tab32, &plan, &x32, &zi32);
         let scale = want.iter().map(|w| w.re.abs()).fold(1.0, f64::max);
-        let err = got32.iter().zip(&want).map(|(&g, w)| (g as f64 - w.re).abs()).fold(0.0, f64::max);
+        let err = got32
+            .iter()
+            .zip(&want)
+            .map(|(&g, w)| (g as f64 - w.re).abs())
+            .fold(0.0, f64::max);
         assert!(err <= 1e-4 * scale, "{err}");
     }
 
@@ -384,7 +430,11 @@ mod tests {
         let a: Vec<c128> = (0..9).map(|_| rng.complex()).collect();
         let a3 = mat_mul(&mat_mul(&a, &a, 3), &a, 3);
         let p = mat_pow(&a, 3, 3);
-        assert!(p.iter().zip(&a3).all(|(x, y)| (x.re - y.re).abs() < 1e-12 && (x.im - y.im).abs() < 1e-12));
+        assert!(
+            p.iter()
+                .zip(&a3)
+                .all(|(x, y)| (x.re - y.re).abs() < 1e-12 && (x.im - y.im).abs() < 1e-12)
+        );
         assert_eq!(mat_pow(&a, 0, 3)[4], c128::ONE);
     }
 }

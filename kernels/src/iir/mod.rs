@@ -306,10 +306,15 @@ pub fn scratch(dtype: usize) -> Option<crate::registry::Kernel> {
     slot(dtype).map(|t| Part::Scratch.at(t))
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
 /// The one-step zero-input matrix of a cascade of `shape` with coefficients `c` (its
 /// first `nsec` sections), for the host's chunk tables: `chunks::zero_input_matrix` for
 /// the shape's `S` and `K`.
-pub fn zero_input_matrix(shape: Shape, c: &Coefs<crate::dtype::c128>, nsec: usize) -> Vec<crate::dtype::c128> {
+pub fn zero_input_matrix(
+    shape: Shape,
+    c: &Coefs<crate::dtype::c128>,
+    nsec: usize,
+) -> Vec<crate::dtype::c128> {
     macro_rules! dispatch {
         ([] $(($name:literal, $s:literal, $k:literal))*) => {
             match shape.dims() {
@@ -335,20 +340,44 @@ mod tests {
                 <crate::dtype::c64 as crate::dtype::DTypeIndex>::INDEX,
                 <crate::dtype::c128 as crate::dtype::DTypeIndex>::INDEX,
             ][t];
-            for (shape, sname) in Shape::ALL.iter().zip(["o2", "o4", "o8", "o16", "s2", "s4", "s8"]) {
+            for (shape, sname) in Shape::ALL
+                .iter()
+                .zip(["o2", "o4", "o8", "o16", "s2", "s4", "s8"])
+            {
                 let k = shape_kernels(*shape, dtype).unwrap();
                 assert_eq!(k.lines.module, Module::Iir);
-                assert_eq!(KERNELS[k.lines.index as usize], format!("gpupy_iir_lines_{sname}_{name}"));
-                assert_eq!(KERNELS[k.strided.index as usize], format!("gpupy_iir_strided_{sname}_{name}"));
-                assert_eq!(KERNELS[k.chunk0.index as usize], format!("gpupy_iir_chunk0_{sname}_{name}"));
-                assert_eq!(KERNELS[k.chunk1.index as usize], format!("gpupy_iir_chunk1_{sname}_{name}"));
+                assert_eq!(
+                    KERNELS[k.lines.index as usize],
+                    format!("gpupy_iir_lines_{sname}_{name}")
+                );
+                assert_eq!(
+                    KERNELS[k.strided.index as usize],
+                    format!("gpupy_iir_strided_{sname}_{name}")
+                );
+                assert_eq!(
+                    KERNELS[k.chunk0.index as usize],
+                    format!("gpupy_iir_chunk0_{sname}_{name}")
+                );
+                assert_eq!(
+                    KERNELS[k.chunk1.index as usize],
+                    format!("gpupy_iir_chunk1_{sname}_{name}")
+                );
                 let d = shape.states();
-                assert_eq!(KERNELS[k.carry.index as usize], format!("gpupy_iir_carry_d{d}_{name}"));
+                assert_eq!(
+                    KERNELS[k.carry.index as usize],
+                    format!("gpupy_iir_carry_d{d}_{name}")
+                );
             }
             let (f, ff) = fir(dtype).unwrap();
             assert_eq!(KERNELS[f.index as usize], format!("gpupy_iir_fir_{name}"));
-            assert_eq!(KERNELS[ff.index as usize], format!("gpupy_iir_fir_final_{name}"));
-            assert_eq!(KERNELS[scratch(dtype).unwrap().index as usize], format!("gpupy_iir_scratch_{name}"));
+            assert_eq!(
+                KERNELS[ff.index as usize],
+                format!("gpupy_iir_fir_final_{name}")
+            );
+            assert_eq!(
+                KERNELS[scratch(dtype).unwrap().index as usize],
+                format!("gpupy_iir_scratch_{name}")
+            );
         }
         assert!(shape_kernels(Shape::O2, <i64 as crate::dtype::DTypeIndex>::INDEX).is_none());
     }

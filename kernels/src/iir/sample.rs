@@ -128,8 +128,14 @@ mod tests {
         assert_eq!(a.mul_add(a, -1.0), 2f64.powi(-29) + 2f64.powi(-60));
         let z = c128::new(1.0, 2.0).mul_add(c128::new(3.0, -1.0), c128::new(0.5, 0.25));
         assert_eq!(z, c128::new(5.5, 5.25));
-        assert_eq!(c64::new(1.0, 2.0).mul(c64::new(3.0, -1.0)), c64::new(5.0, 5.0));
+        assert_eq!(
+            c64::new(1.0, 2.0).mul(c64::new(3.0, -1.0)),
+            c64::new(5.0, 5.0)
+        );
         assert_eq!(<f32 as Sample>::from_c128(c128::new(0.1, 0.0)), 0.1f32);
-        assert_eq!(c64::from_c128(c128::new(0.1, -0.2)).to_c128(), c128::new(0.1f32 as f64, -0.2f32 as f64));
+        assert_eq!(
+            c64::from_c128(c128::new(0.1, -0.2)).to_c128(),
+            c128::new(0.1f32 as f64, -0.2f32 as f64)
+        );
     }
 }
