@@ -20,6 +20,7 @@
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
 //! - `fft`: one-axis transforms and the table cache (`gpupy.fft`, `gpupyx.scipy.fft`);
 //! - `filters`: correlations along an axis and by n-d taps (`gpupyx.scipy.ndimage`);
+//! - `iir`: recursive filters, `lfilter` and `sosfilt` (`gpupyx.scipy.signal`);
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -34,6 +35,7 @@ mod cuda;
 mod errors;
 mod fft;
 mod filters;
+mod iir;
 mod index;
 mod indexing;
 mod interop;
@@ -71,6 +73,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     random::register(m)?;
     fft::register(m)?;
     filters::register(m)?;
+    iir::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;
