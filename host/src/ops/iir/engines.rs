@@ -11,7 +11,7 @@ use gpupy_kernels::iir::{
     line_shared_bytes,
 };
 
-use super::{Geometry, Group};
+use super::geometry::{Geometry, Group};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;

@@ -16,7 +16,7 @@
 
 /// The coefficients' type: NumPy's complex128 (real filters leave `im` zero).
 pub use gpupy_kernels::dtype::c128;
-use gpupy_kernels::iir::{Coefs, Shape, cascade};
+use gpupy_kernels::iir::{Shape, cascade};
 
 use crate::array::Array;
 use crate::device::Device;
@@ -26,41 +26,12 @@ use crate::layout::Layout;
 use crate::ops::elementwise::copy::{astype, contiguous, copy_into, same_device};
 
 mod engines;
+mod geometry;
+
+use geometry::{Geometry, Group};
 
 const ZERO: c128 = c128::new(0.0, 0.0);
 const ONE: c128 = c128::new(1.0, 0.0);
-
-/// A filter's input seen as `outer * inner` lines of `len` samples, `inner` apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Geometry {
-    pub outer: usize,
-    pub len: usize,
-    pub inner: usize,
-}
-
-impl Geometry {
-    fn of(shape: &[usize], axis: usize) -> Geometry {
-        Geometry {
-            outer: shape[..axis].iter().product(),
-            len: shape[axis],
-            inner: shape[axis + 1..].iter().product(),
-        }
-    }
-    pub fn lines(&self) -> usize {
-        self.outer * self.inner
-    }
-}
-
-/// One launch of the register engines: up to the shape's `S` sections (`nsec` of them),
-/// the states `zfirst..zfirst + zcount` of the (outer, zdim, inner) state arrays.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Group {
-    pub shape: Shape,
-    pub coef: Coefs<c128>,
-    pub nsec: usize,
-    pub zfirst: usize,
-    pub zcount: usize,
-}
 
 /// `x` as a C-contiguous array of `dtype` (itself when it already is one).
 fn as_contiguous(x: &Array, dtype: DType) -> Result<Array> {
@@ -278,7 +249,7 @@ fn trivial(
 /// memory traffic plus three launches (some 15 us). Lines of 2048 samples and more, no
 /// more than 32 per multiprocessor (about a quarter block each), are where the scan
 /// wins by that model; `benchmarks/bench_iir.py` measures both sides of it.
-pub(crate) fn chunked(device: &Device, lines: usize, len: usize) -> bool {
+fn chunked(device: &Device, lines: usize, len: usize) -> bool {
     let sms = device.props.multi_processor_count.max(1) as usize;
     lines <= 32 * sms && len >= 2048
 }

@@ -6,8 +6,10 @@
 This first part of the module has the convolutions: ``convolve2d``, ``correlate2d``
 (every ``mode`` and ``boundary``, ``fillvalue``), ``convolve`` and ``correlate`` (n-d,
 ``method`` auto/direct/fft), ``fftconvolve`` (``axes=``) and ``choose_conv_method``;
-see ``_signaltools.py``; and the order filters ``medfilt``, ``medfilt2d`` and
-``order_filter`` (``_order_filters.py``).
+see ``_signaltools.py``; the order filters ``medfilt``, ``medfilt2d`` and
+``order_filter`` (``_order_filters.py``); and the recursive filters ``lfilter``,
+``lfiltic``, ``lfilter_zi``, ``sosfilt``, ``sosfilt_zi``, ``filtfilt`` and
+``sosfiltfilt`` (``_iir.py``, on the ``iir`` kernels).
 """
 
 from gpupyx.scipy.signal._signaltools import (
@@ -19,6 +21,16 @@ from gpupyx.scipy.signal._signaltools import (
     fftconvolve,
 )
 from gpupyx.scipy.signal._order_filters import medfilt, medfilt2d, order_filter
+from gpupyx.scipy.signal._iir import (
+    filtfilt,
+    lfilter,
+    lfilter_zi,
+    lfiltic,
+    sosfilt,
+    sosfilt_zi,
+    sosfiltfilt,
+)
 
 __all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "fftconvolve",
-           "medfilt", "medfilt2d", "order_filter"]
+           "medfilt", "medfilt2d", "order_filter", "lfilter", "lfiltic", "lfilter_zi", "sosfilt",
+           "sosfilt_zi", "filtfilt", "sosfiltfilt"]
