@@ -20,10 +20,11 @@
 //!    `M^(2^d)` of the bits of `t`), from which it filters its samples again, this time
 //!    writing the output; the line's last chunk leaves the final state `zf`.
 //!
-//! Matrices are built on the host in complex128 ([`zero_input_matrix`], [`mat_mul`]) and
-//! rounded once to the compute type ([`table`]). The short last chunk of a line has its
-//! own `A^L'`, but no later chunk reads a state through it: its exclusive prefix is right,
-//! and `chunk1` walks it from its true state to `zf` sample by sample.
+//! Matrices are built on the host ([`zero_input_matrix`], [`mat_pow`] in double-double
+//! arithmetic) and rounded once to the compute type ([`table`]); a chunk length is only
+//! used when the powers of its matrix stay bounded ([`choose`]). The short last chunk of
+//! a line has its own `A^L'`, but no later chunk reads a state through it: its exclusive
+//! prefix is right, and `chunk1` walks it from its true state to `zf` sample by sample.
 
 #[cfg(not(target_arch = "nvptx64"))]
 use super::cascade::{Coefs, step};
@@ -66,6 +67,11 @@ impl ChunkPlan {
     /// (a whole tile of the staging buffer) and a power of two.
     pub fn new(len: u64, states: usize) -> ChunkPlan {
         let chunk = ((14 * states.max(1)) as u64).next_power_of_two().max(32);
+        ChunkPlan::with_chunk(len, chunk)
+    }
+
+    /// The plan of chunks of `chunk` samples.
+    pub fn with_chunk(len: u64, chunk: u64) -> ChunkPlan {
         let chunks = len.div_ceil(chunk).max(1);
         let blocks = chunks.div_ceil(BLOCK as u64);
         ChunkPlan {
@@ -87,44 +93,225 @@ impl ChunkPlan {
     }
 }
 
+/// Host matrix arithmetic in double-double precision (about 106 bits): the powers
+/// `M = A^L` of a badly conditioned recursion pass through matrices far larger than
+/// `M` itself, and in plain float64 their rounding would leave `M` with errors of
+/// `eps * max_j ||A^j||^2`; twice the precision makes that negligible before the
+/// one rounding to the compute type.
 #[cfg(not(target_arch = "nvptx64"))]
-/// `a b` for `d x d` row-major complex128 matrices.
-pub fn mat_mul(a: &[c128], b: &[c128], d: usize) -> Vec<c128> {
-    let mut out = vec![c128::new(0.0, 0.0); d * d];
-    for i in 0..d {
-        for k in 0..d {
-            let aik = a[i * d + k];
-            for j in 0..d {
-                out[i * d + j] = aik.mul_add(b[k * d + j], out[i * d + j]);
-            }
+mod dd {
+    use crate::dtype::c128;
+
+    /// `hi + lo`, `|lo| <= ulp(hi) / 2`.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Dd {
+        pub hi: f64,
+        pub lo: f64,
+    }
+
+    fn two_sum(a: f64, b: f64) -> Dd {
+        let s = a + b;
+        let bb = s - a;
+        Dd {
+            hi: s,
+            lo: (a - (s - bb)) + (b - bb),
         }
     }
-    out
+
+    fn quick(hi: f64, lo: f64) -> Dd {
+        let s = hi + lo;
+        Dd {
+            hi: s,
+            lo: lo - (s - hi),
+        }
+    }
+
+    impl Dd {
+        pub fn of(v: f64) -> Dd {
+            Dd { hi: v, lo: 0.0 }
+        }
+        pub fn add(self, o: Dd) -> Dd {
+            let s = two_sum(self.hi, o.hi);
+            quick(s.hi, s.lo + self.lo + o.lo)
+        }
+        pub fn neg(self) -> Dd {
+            Dd {
+                hi: -self.hi,
+                lo: -self.lo,
+            }
+        }
+        pub fn mul(self, o: Dd) -> Dd {
+            let p = self.hi * o.hi;
+            let e = self.hi.mul_add(o.hi, -p) + (self.hi * o.lo + self.lo * o.hi);
+            quick(p, e)
+        }
+        pub fn value(self) -> f64 {
+            self.hi + self.lo
+        }
+    }
+
+    /// A complex double-double.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub struct Cdd {
+        pub re: Dd,
+        pub im: Dd,
+    }
+
+    impl Cdd {
+        pub fn of(v: c128) -> Cdd {
+            Cdd {
+                re: Dd::of(v.re),
+                im: Dd::of(v.im),
+            }
+        }
+        pub fn mul_add(self, b: Cdd, c: Cdd) -> Cdd {
+            Cdd {
+                re: c.re.add(self.re.mul(b.re)).add(self.im.mul(b.im).neg()),
+                im: c.im.add(self.re.mul(b.im)).add(self.im.mul(b.re)),
+            }
+        }
+        pub fn value(self) -> c128 {
+            c128::new(self.re.value(), self.im.value())
+        }
+    }
+
+    /// `a b` for `d x d` row-major matrices.
+    pub fn mul(a: &[Cdd], b: &[Cdd], d: usize) -> Vec<Cdd> {
+        let mut out = vec![Cdd::default(); d * d];
+        for i in 0..d {
+            for k in 0..d {
+                let aik = a[i * d + k];
+                for j in 0..d {
+                    out[i * d + j] = aik.mul_add(b[k * d + j], out[i * d + j]);
+                }
+            }
+        }
+        out
+    }
+
+    /// `a^n`, by squaring.
+    pub fn pow(a: &[Cdd], mut n: u64, d: usize) -> Vec<Cdd> {
+        let mut result: Vec<Cdd> = (0..d * d)
+            .map(|i| {
+                Cdd::of(if i / d == i % d {
+                    c128::new(1.0, 0.0)
+                } else {
+                    c128::new(0.0, 0.0)
+                })
+            })
+            .collect();
+        let mut base = a.to_vec();
+        while n > 0 {
+            if n & 1 == 1 {
+                result = mul(&result, &base, d);
+            }
+            n >>= 1;
+            if n > 0 {
+                base = mul(&base, &base, d);
+            }
+        }
+        result
+    }
+
+    pub fn of(a: &[c128]) -> Vec<Cdd> {
+        a.iter().map(|&v| Cdd::of(v)).collect()
+    }
+
+    pub fn round(a: &[Cdd]) -> Vec<c128> {
+        a.iter().map(|v| v.value()).collect()
+    }
 }
 
+/// `a b` for `d x d` row-major complex128 matrices (computed in double-double, rounded
+/// once).
 #[cfg(not(target_arch = "nvptx64"))]
-/// `a^n` for a `d x d` matrix, by squaring.
-pub fn mat_pow(a: &[c128], mut n: u64, d: usize) -> Vec<c128> {
-    let mut result: Vec<c128> = (0..d * d)
+pub fn mat_mul(a: &[c128], b: &[c128], d: usize) -> Vec<c128> {
+    dd::round(&dd::mul(&dd::of(a), &dd::of(b), d))
+}
+
+/// `a^n` for a `d x d` matrix (by squaring in double-double, rounded once).
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn mat_pow(a: &[c128], n: u64, d: usize) -> Vec<c128> {
+    dd::round(&dd::pow(&dd::of(a), n, d))
+}
+
+/// The longest chunk the host tries (see [`choose`]).
+pub const MAX_CHUNK: u64 = 1 << 16;
+/// The most growth `max_k ||M^k||` (infinity norm) of the chunk matrix the scan accepts:
+/// every rounding error of the scan reaches a chunk's state through a power of `M`, so
+/// it bounds their amplification.
+pub const MAX_GROWTH: f64 = 4.0;
+/// Fewest chunks a line is cut into (fewer leave the scan no parallelism to gain).
+pub const MIN_CHUNKS: u64 = 8;
+/// Powers of `M` examined before a chunk length is given up.
+const POWER_CHECKS: u64 = 256;
+
+#[cfg(not(target_arch = "nvptx64"))]
+fn norm_inf(m: &[c128], d: usize) -> f64 {
+    (0..d)
+        .map(|i| {
+            (0..d)
+                .map(|j| m[i * d + j].re.hypot(m[i * d + j].im))
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// `max_{k <= limit} ||m^k||` (the identity's 1 included), when it stays within
+/// [`MAX_GROWTH`] and is known: the powers up to `limit` were all examined, or one of
+/// them is at most 1/2 (then every later power `m^(jk + r) = (m^k)^j m^r` is at most the
+/// growth seen). `None` otherwise, and for non-finite matrices.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn power_growth(m: &[c128], d: usize, limit: u64) -> Option<f64> {
+    let mut p: Vec<c128> = (0..d * d)
         .map(|i| {
             if i / d == i % d {
-                c128::new(1.0, 0.0)
+                c128::ONE
             } else {
-                c128::new(0.0, 0.0)
+                c128::ZERO
             }
         })
         .collect();
-    let mut base = a.to_vec();
-    while n > 0 {
-        if n & 1 == 1 {
-            result = mat_mul(&result, &base, d);
+    let mut growth: f64 = 1.0;
+    for _ in 0..limit.min(POWER_CHECKS) {
+        p = mat_mul(&p, m, d);
+        let n = norm_inf(&p, d);
+        if !n.is_finite() || n > MAX_GROWTH {
+            return None;
         }
-        n >>= 1;
-        if n > 0 {
-            base = mat_mul(&base, &base, d);
+        growth = growth.max(n);
+        if n <= 0.5 {
+            return Some(growth);
         }
     }
-    result
+    (limit <= POWER_CHECKS).then_some(growth)
+}
+
+/// The chunk plan for a line of `len` samples of a recursion with one-step matrix `a`
+/// (`d x d`): the base chunk of [`ChunkPlan::new`], or 4, 16, ... times longer (up to
+/// [`MAX_CHUNK`]), the first whose `M = a^L` has bounded powers ([`power_growth`]) over
+/// the line's chunks, with that growth. `None` when none does, or the line is too short
+/// for [`MIN_CHUNKS`]: the line engine runs it then.
+///
+/// Why: a direct-form recursion's matrix can be far from normal (poles near the unit
+/// circle, high order), so `a^L` may have entries orders of magnitude above its
+/// eventual decay; rounded to the compute type, such a matrix may even have an
+/// eigenvalue outside the unit circle, and the scan would amplify its own rounding
+/// without bound. Longer chunks let the powers decay first.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn choose(a: &[c128], d: usize, len: u64) -> Option<(ChunkPlan, f64)> {
+    let mut chunk = ChunkPlan::new(len, d).chunk;
+    while chunk <= MAX_CHUNK {
+        let plan = ChunkPlan::with_chunk(len, chunk);
+        if plan.chunks < MIN_CHUNKS {
+            return None;
+        }
+        if let Some(growth) = power_growth(&mat_pow(a, chunk, d), d, plan.chunks) {
+            return Some((plan, growth));
+        }
+        chunk *= 4;
+    }
+    None
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
@@ -152,20 +339,20 @@ pub fn zero_input_matrix<const S: usize, const K: usize>(
 /// The matrices of a chunk launch (see [`TABLE_MATRICES`]) for one-step matrix `a`
 /// (`d x d`) and `plan`, rounded to `T`, one after the other, row-major.
 pub fn table<T: Sample>(a: &[c128], d: usize, plan: &ChunkPlan) -> Vec<T> {
-    let m = mat_pow(a, plan.chunk, d);
+    // Every power in double-double, each rounded once.
     let mut mats = Vec::with_capacity(TABLE_MATRICES);
-    let mut p = m;
+    let mut p = dd::pow(&dd::of(a), plan.chunk, d);
     for _ in 0..LEVELS {
-        let next = mat_mul(&p, &p, d);
-        mats.push(p);
+        let next = dd::mul(&p, &p, d);
+        mats.push(dd::round(&p));
         p = next;
     }
     // p = M^(2^LEVELS) = M^BLOCK, the block matrix.
-    let mut q = mat_pow(&p, plan.per_thread, d);
-    mats.push(p);
+    let mut q = dd::pow(&p, plan.per_thread, d);
+    mats.push(dd::round(&p));
     for _ in 0..LEVELS {
-        let next = mat_mul(&q, &q, d);
-        mats.push(q);
+        let next = dd::mul(&q, &q, d);
+        mats.push(dd::round(&q));
         q = next;
     }
     mats.iter().flatten().map(|&v| T::from_c128(v)).collect()
@@ -404,6 +591,94 @@ mod tests {
         assert!(err <= 1e-4 * scale, "{err}");
     }
 
+    /// A section of order 2 * pairs with its poles clustered near the unit circle
+    /// (radius `r`, angles 0.05 to 0.2): a badly conditioned direct form, like a
+    /// high-order lowpass with a low cutoff.
+    fn clustered(pairs: usize, r: f64) -> (Vec<c128>, Vec<c128>) {
+        let mut a = vec![c128::new(1.0, 0.0)];
+        for p in 0..pairs {
+            let t = 0.05 + 0.15 * p as f64 / pairs.max(1) as f64;
+            let (c1, c2) = (-2.0 * r * t.cos(), r * r);
+            let mut next = vec![c128::new(0.0, 0.0); a.len() + 2];
+            for (i, v) in a.iter().enumerate() {
+                next[i].re += v.re;
+                next[i + 1].re += c1 * v.re;
+                next[i + 2].re += c2 * v.re;
+            }
+            a = next;
+        }
+        let gain: f64 = a.iter().map(|v| v.re).sum();
+        let mut b = vec![c128::new(0.0, 0.0); a.len()];
+        b[0] = c128::new(gain, 0.0);
+        (b, a)
+    }
+
+    #[test]
+    fn badly_conditioned_recursions_get_longer_chunks_or_none() {
+        // Well conditioned: the base chunk.
+        let mut rng = Lcg(9);
+        let (b, a) = stable_section(&mut rng, 4, false);
+        let c = pack::<c128>(&[(&b, &a)], 1, 4).unwrap();
+        let one = zero_input_matrix::<1, 4>(&c, 1);
+        let (plan, growth) = choose(&one, 4, 1 << 20).unwrap();
+        assert_eq!(plan.chunk, ChunkPlan::new(1 << 20, 4).chunk);
+        assert!((1.0..=MAX_GROWTH).contains(&growth));
+        // Too short for MIN_CHUNKS chunks.
+        assert!(choose(&one, 4, 7 * 64).is_none());
+        // Clustered poles: the base chunk's matrix is far from normal, a longer one
+        // has decayed.
+        let (b, a) = clustered(4, 0.98);
+        let c = pack::<c128>(&[(&b, &a)], 1, 8).unwrap();
+        let one = zero_input_matrix::<1, 8>(&c, 1);
+        let base = ChunkPlan::new(1 << 20, 8).chunk;
+        assert!(power_growth(&mat_pow(&one, base, 8), 8, 1 << 13).is_none());
+        let (plan, _) = choose(&one, 8, 1 << 20).unwrap();
+        assert!(plan.chunk > base);
+        // An integrator never decays: accepted while every power is checked (growth 2:
+        // its tier pads it to two states, and the zero second one feeds the first).
+        let c = pack::<c128>(
+            &[(&[c128::ONE, c128::ZERO], &[c128::ONE, c128::new(-1.0, 0.0)])],
+            1,
+            2,
+        )
+        .unwrap();
+        let one = zero_input_matrix::<1, 2>(&c, 1);
+        assert_eq!(choose(&one, 2, 32 * 200).map(|p| p.1), Some(2.0));
+        assert_eq!(choose(&one, 2, 32 * 200).unwrap().0.chunk, 32);
+        let (long, _) = choose(&one, 2, 1 << 20).unwrap();
+        assert!(long.chunks <= POWER_CHECKS);
+    }
+
+    #[test]
+    fn badly_conditioned_recursions_stay_accurate_in_float32() {
+        let (b, a) = clustered(4, 0.98);
+        let c64 = pack::<c128>(&[(&b, &a)], 1, 8).unwrap();
+        let c32 = pack::<f32>(&[(&b, &a)], 1, 8).unwrap();
+        let one = zero_input_matrix::<1, 8>(&c64, 1);
+        let len = 200_000;
+        let (plan, _) = choose(&one, 8, len as u64).unwrap();
+        let mut rng = Lcg(13);
+        let x: Vec<f32> = (0..len).map(|_| rng.uniform() as f32).collect();
+        let x64: Vec<c128> = x.iter().map(|&v| c128::new(v as f64, 0.0)).collect();
+        let (want, _) = sequential::<c128, 1, 8>(&c64, &x64, &[c128::ZERO; MAX_STATES]);
+        let (seq, _) = sequential::<f32, 1, 8>(&c32, &x, &[0.0; MAX_STATES]);
+        let tab = table::<f32>(&one, 8, &plan);
+        let (got, _) = chunked::<f32, 1, 8>(&c32, &tab, &plan, &x, &[0.0; MAX_STATES]);
+        let err = |y: &[f32]| {
+            y.iter()
+                .zip(&want)
+                .map(|(&g, w)| (g as f64 - w.re).abs())
+                .fold(0.0, f64::max)
+        };
+        let (e_seq, e_chunk) = (err(&seq), err(&got));
+        // The chunk scan adds at most a few times the recursion's own float32 error.
+        assert!(
+            e_chunk <= 4.0 * e_seq,
+            "{e_chunk} vs {e_seq} (chunk {})",
+            plan.chunk
+        );
+    }
+
     #[test]
     fn plans_cover_every_sample_and_block() {
         for len in [1u64, 32, 33, 1 << 20, 10_000_000] {
@@ -422,6 +697,26 @@ mod tests {
                 assert_eq!(next, p.blocks);
             }
         }
+    }
+
+    #[test]
+    fn double_double_keeps_what_float64_rounds_away() {
+        let a = dd::Dd::of(1.0 + 2f64.powi(-30));
+        let sq = a.mul(a);
+        assert_eq!((sq.hi, sq.lo), (1.0 + 2f64.powi(-29), 2f64.powi(-60)));
+        let back = sq.add(dd::Dd::of(-1.0)).add(dd::Dd::of(-(2f64.powi(-29))));
+        assert_eq!(back.value(), 2f64.powi(-60));
+        // A Jordan block with a huge off-diagonal: the exact powers are known.
+        let j = [
+            c128::new(0.5, 0.0),
+            c128::new(1e8, 0.0),
+            c128::ZERO,
+            c128::new(0.5, 0.0),
+        ];
+        let p = mat_pow(&j, 40, 2);
+        let exact = 40.0 * 1e8 * 0.5f64.powi(39);
+        assert_eq!(p[0].re, 0.5f64.powi(40));
+        assert!((p[1].re - exact).abs() <= exact * 1e-15);
     }
 
     #[test]

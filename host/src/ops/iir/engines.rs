@@ -7,11 +7,11 @@ use gpupy_kernels as kernels;
 use gpupy_kernels::dtype::{c64, c128};
 use gpupy_kernels::iir::sample::Sample;
 use gpupy_kernels::iir::{
-    BLOCK, ChunkArgs, ChunkPlan, Coefs, FirArgs, LineArgs, ScratchArgs, carry_shared_bytes, chunks,
+    BLOCK, ChunkArgs, Coefs, FirArgs, LineArgs, ScratchArgs, carry_shared_bytes, chunks,
     line_shared_bytes,
 };
 
-use super::geometry::{Geometry, Group};
+use super::geometry::{Chunked, Geometry, Group};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
@@ -186,23 +186,27 @@ fn lines_t<T: Compute>(
 
 /// Engine 2: the chunk scan over contiguous lines (`geom.inner == 1`), `input` to `y`
 /// (which may be the same array).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn chunks(
     input: &Array,
     y: &Array,
     geom: Geometry,
     g: &Group,
+    c: &Chunked,
     zi: Option<&Array>,
     zf: Option<&Array>,
     zdim: usize,
 ) -> Result<()> {
-    by_compute!(y.dtype(), chunks_t(input, y, geom, g, zi, zf, zdim))
+    by_compute!(y.dtype(), chunks_t(input, y, geom, g, c, zi, zf, zdim))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn chunks_t<T: Compute>(
     input: &Array,
     y: &Array,
     geom: Geometry,
     g: &Group,
+    c: &Chunked,
     zi: Option<&Array>,
     zf: Option<&Array>,
     zdim: usize,
@@ -221,10 +225,12 @@ fn chunks_t<T: Compute>(
     let k =
         kernels::iir::shape_kernels(g.shape, T::DTYPE as usize).ok_or_else(|| bug("no kernels"))?;
     let d = g.shape.states();
-    let plan = ChunkPlan::new(geom.len as u64, d);
+    let plan = c.plan;
+    if plan.len != geom.len as u64 || c.one_step.len() != d * d {
+        return Err(bug("a chunk plan for another line or shape"));
+    }
     let lines = geom.lines() as u64;
-    let one_step = kernels::iir::zero_input_matrix(g.shape, &g.coef, g.nsec);
-    let table = upload::<T>(device, &chunks::table::<T>(&one_step, d, &plan))?;
+    let table = upload::<T>(device, &chunks::table::<T>(&c.one_step, d, &plan))?;
     let prefix = Array::empty(device, &[(lines * plan.chunks) as usize * d], T::DTYPE)?;
     let agg = Array::empty(
         device,

@@ -2,7 +2,7 @@
 //! the launches of the register engines.
 
 use gpupy_kernels::dtype::c128;
-use gpupy_kernels::iir::{Coefs, Shape};
+use gpupy_kernels::iir::{ChunkPlan, Coefs, Shape};
 
 /// A filter's input seen as `outer * inner` lines of `len` samples, `inner` apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,4 +34,11 @@ pub struct Group {
     pub nsec: usize,
     pub zfirst: usize,
     pub zcount: usize,
+}
+
+/// A group's chunk scan: its plan and its one-step zero-input matrix (complex128, for
+/// the launch's table of powers).
+pub struct Chunked {
+    pub plan: ChunkPlan,
+    pub one_step: Vec<c128>,
 }

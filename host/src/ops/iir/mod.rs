@@ -16,7 +16,7 @@
 
 /// The coefficients' type: NumPy's complex128 (real filters leave `im` zero).
 pub use gpupy_kernels::dtype::c128;
-use gpupy_kernels::iir::{Shape, cascade};
+use gpupy_kernels::iir::{Shape, cascade, chunks};
 
 use crate::array::Array;
 use crate::device::Device;
@@ -28,7 +28,7 @@ use crate::ops::elementwise::copy::{astype, contiguous, copy_into, same_device};
 mod engines;
 mod geometry;
 
-use geometry::{Geometry, Group};
+use geometry::{Chunked, Geometry, Group};
 
 const ZERO: c128 = c128::new(0.0, 0.0);
 const ONE: c128 = c128::new(1.0, 0.0);
@@ -255,8 +255,9 @@ fn chunked(device: &Device, lines: usize, len: usize) -> bool {
 }
 
 /// Runs the register engines: each group in turn (the first from `src`, the rest in
-/// place on the output), on lines or, when `allow_chunks` and [`chunked`] agree, as the
-/// chunk scan (over a transposed copy when the lines are not contiguous).
+/// place on the output), on lines or, when `allow_chunks` and [`chunked`] agree and
+/// every group has a chunk plan, as the chunk scan (over a transposed copy when the
+/// lines are not contiguous).
 fn run_groups(
     src: &Array,
     geom: Geometry,
@@ -268,7 +269,21 @@ fn run_groups(
 ) -> Result<(Array, Option<Array>)> {
     let device = src.device();
     let want_zf = zi.is_some();
-    if !(allow_chunks && chunked(device, geom.lines(), geom.len)) {
+    // Every group's chunk plan, when the scan suits the lines and every group's
+    // recursion is well enough conditioned for it (`chunks::choose`).
+    let plans: Option<Vec<Chunked>> = if allow_chunks && chunked(device, geom.lines(), geom.len) {
+        groups
+            .iter()
+            .map(|g| {
+                let one_step = gpupy_kernels::iir::zero_input_matrix(g.shape, &g.coef, g.nsec);
+                chunks::choose(&one_step, g.shape.states(), geom.len as u64)
+                    .map(|(plan, _)| Chunked { plan, one_step })
+            })
+            .collect()
+    } else {
+        None
+    };
+    let Some(plans) = plans else {
         let y = Array::empty(device, src.shape(), src.dtype())?;
         let zf = if want_zf {
             Some(Array::empty(device, zf_shape, src.dtype())?)
@@ -280,9 +295,9 @@ fn run_groups(
             engines::lines(input, &y, geom, g, zi, zf.as_ref(), zdim)?;
         }
         return Ok((y, zf));
-    }
+    };
     if geom.inner == 1 {
-        return chunks_contiguous(src, geom, groups, zi, zf_shape, zdim);
+        return chunks_contiguous(src, geom, groups, &plans, zi, zf_shape, zdim);
     }
     // Lines `inner` apart: filter a copy whose lines are contiguous, (outer, inner, len).
     let lines = Geometry {
@@ -300,6 +315,7 @@ fn run_groups(
         &src_t,
         lines,
         groups,
+        &plans,
         zi_t.as_ref(),
         &[geom.lines(), zdim],
         zdim,
@@ -329,6 +345,7 @@ fn chunks_contiguous(
     src: &Array,
     geom: Geometry,
     groups: &[Group],
+    plans: &[Chunked],
     zi: Option<&Array>,
     zf_shape: &[usize],
     zdim: usize,
@@ -340,9 +357,9 @@ fn chunks_contiguous(
     } else {
         None
     };
-    for (i, g) in groups.iter().enumerate() {
+    for (i, (g, c)) in groups.iter().zip(plans).enumerate() {
         let input = if i == 0 { src } else { &y };
-        engines::chunks(input, &y, geom, g, zi, zf.as_ref(), zdim)?;
+        engines::chunks(input, &y, geom, g, c, zi, zf.as_ref(), zdim)?;
     }
     Ok((y, zf))
 }

@@ -14,9 +14,12 @@ result type of ``sos``, ``x`` and ``zi``. ``lfiltic``, ``lfilter_zi`` and
 ``sosfilt_zi`` are small computations on the coefficients, made on the host as SciPy
 makes them and returned as gpupy arrays.
 
-One departure: SciPy 1.18's ``lfilter`` with ``len(a) == 1`` fails on an input with an
-empty axis (NumPy's ``apply_along_axis`` refuses it, fixed in SciPy's development
-version); gpupy returns the empty result (and ``zf = zi``), as SciPy's other path does.
+Empty axes: SciPy 1.18's ``lfilter`` with ``len(a) == 1`` fails on an input whose
+filtered axis is empty (NumPy's ``apply_along_axis`` refuses it; SciPy's development
+version returns the empty result): gpupy returns the empty result (and ``zf = zi``), as
+SciPy's other ``lfilter`` path does. ``sosfilt`` raises SciPy's error there (NumPy's
+refusal to reshape a zero-length axis, which SciPy still has), as it does for zero
+sections.
 """
 
 import numpy
@@ -303,6 +306,11 @@ def sosfilt(sos, x, axis=-1, zi=None):
             f"shape {x_zi_shape!r}, got {zi.shape!r}."
         )
     axis = axis % x.ndim
+    if x.shape[axis] == 0 or n_sections == 0:
+        # SciPy reshapes the lines to (-1, len) and the states to (-1, sections, 2),
+        # which NumPy refuses for a zero length: the same error, from NumPy itself.
+        numpy.reshape(numpy.zeros(x.shape), (-1, x.shape[axis]))
+        numpy.reshape(numpy.zeros(x_zi_shape), (-1, 0, 2))
     outer, inner = x.shape[:axis], x.shape[axis + 1:]
     flat = None
     if zi is not None:
