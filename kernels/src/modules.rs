@@ -3,8 +3,8 @@
 
 use crate::registry::{Arch, Module, ModuleSpec};
 use crate::{
-    elementwise, fft, filters, histogram, index, interpolate, linalg, matmul, measure, random,
-    reduce, scan, sort,
+    elementwise, fft, filters, histogram, iir, index, interpolate, linalg, matmul, measure,
+    random, reduce, scan, sort,
 };
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
@@ -101,6 +101,8 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         false,
         &interpolate::KERNELS,
     ),
+    // The staging tiles take at most 34 KiB of shared memory.
+    spec(Module::Iir, "iir", Arch::Sm70, false, &iir::KERNELS),
 ];
 
 const fn spec(

@@ -92,10 +92,12 @@ pub enum Module {
     Measure,
     /// Spline interpolation and its prefilter: ndimage's (`interpolate/`).
     Interpolate,
+    /// Recursive filters: signal's `lfilter` and `sosfilt` (`iir/`).
+    Iir,
 }
 
 /// How many modules there are.
-pub const MODULE_COUNT: usize = Module::Interpolate as usize + 1;
+pub const MODULE_COUNT: usize = Module::Iir as usize + 1;
 
 /// One module: its cargo feature (also the stem of its PTX and cubin files), the
 /// architecture it is lowered for, whether its kernels may ask for more than 48 KiB of

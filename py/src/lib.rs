@@ -23,6 +23,7 @@
 //! - `measure`: labels, bounding boxes, extremes by label and the distance transform
 //!   (`gpupyx.scipy.ndimage`);
 //! - `interpolate`: spline sampling and the spline prefilter (`gpupyx.scipy.ndimage`);
+//! - `iir`: recursive filters, `lfilter` and `sosfilt` (`gpupyx.scipy.signal`);
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -37,6 +38,7 @@ mod cuda;
 mod errors;
 mod fft;
 mod filters;
+mod iir;
 mod index;
 mod indexing;
 mod interop;
@@ -78,6 +80,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     filters::register(m)?;
     measure::register(m)?;
     interpolate::register(m)?;
+    iir::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;

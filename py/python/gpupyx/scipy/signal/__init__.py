@@ -21,6 +21,8 @@ SciPy's signatures, defaults, checks, messages and result dtypes. The module has
   (``_spectral.py`` over the segment machinery of ``_spectral_helper.py``);
 - peak finding: ``find_peaks``, ``peak_prominences``, ``peak_widths``, ``argrelmin``,
   ``argrelmax``, ``argrelextrema`` (``_peak_finding.py``, ``_peak_search.py``);
+- recursive filters: ``lfilter``, ``lfiltic``, ``lfilter_zi``, ``sosfilt``,
+  ``sosfilt_zi``, ``filtfilt``, ``sosfiltfilt`` (``_iir.py``, on the ``iir`` kernels);
 - window functions: the ``windows`` subpackage (every SciPy window but ``dpss``) and
   ``get_window``.
 
@@ -50,6 +52,15 @@ from gpupyx.scipy.signal._signaltools import (
     correlate2d,
     fftconvolve,
 )
+from gpupyx.scipy.signal._iir import (
+    filtfilt,
+    lfilter,
+    lfilter_zi,
+    lfiltic,
+    sosfilt,
+    sosfilt_zi,
+    sosfiltfilt,
+)
 from gpupyx.scipy.signal._smoothing import sepfir2d, wiener
 from gpupyx.scipy.signal._spectral import (
     check_COLA,
@@ -72,5 +83,6 @@ __all__ = [
     "periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft", "check_COLA",
     "check_NOLA",
     "find_peaks", "peak_prominences", "peak_widths", "argrelmin", "argrelmax", "argrelextrema",
-    "windows", "get_window",
+    "windows", "get_window", "lfilter", "lfiltic", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt",
+    "sosfiltfilt",
 ]
