@@ -7,7 +7,7 @@
 //! `cargo test` checks the meaning of every op on the CPU.
 //!
 //! Layout: one folder per kernel family (`elementwise`, `reduce`, `scan`, `sort`,
-//! `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`), each with its meaning (plain Rust, tested
+//! `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`, `sparse`), each with its meaning (plain Rust, tested
 //! on the CPU), a `gpu` engine (GPU only) and, in its `mod.rs`, its kernel table and
 //! handles. Shared by all: `registry` (modules, handles) and `modules` (the list of
 //! modules), `table`/`loops` (the op lists), `dtype`, `args` (the `#[repr(C)]` launch
@@ -37,6 +37,7 @@ pub mod random;
 pub mod reduce;
 pub mod scan;
 pub mod sort;
+pub mod sparse;
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu;

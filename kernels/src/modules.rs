@@ -2,7 +2,9 @@
 //! embeds, and the host loads from.
 
 use crate::registry::{Arch, Module, ModuleSpec};
-use crate::{elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort};
+use crate::{
+    elementwise, fft, filters, histogram, index, linalg, matmul, random, reduce, scan, sort, sparse,
+};
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     spec(
@@ -81,6 +83,13 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
         Arch::Sm70,
         false,
         &filters::KERNELS,
+    ),
+    spec(
+        Module::Sparse,
+        "sparse",
+        Arch::Sm70,
+        false,
+        &sparse::KERNELS,
     ),
 ];
 
