@@ -20,6 +20,7 @@
 //! - `random`: PCG64 outputs and the Philox distributions (`gpupy.random`);
 //! - `fft`: one-axis transforms and the table cache (`gpupy.fft`, `gpupyx.scipy.fft`);
 //! - `filters`: correlations along an axis and by n-d taps (`gpupyx.scipy.ndimage`);
+//! - `sparse`: the compressed-matrix kernels behind `gpupyx.scipy.sparse`;
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -47,6 +48,7 @@ mod random;
 mod reduction;
 mod scan;
 mod sort;
+mod sparse;
 mod stream;
 mod ufunc;
 mod user_kernel;
@@ -71,6 +73,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     random::register(m)?;
     fft::register(m)?;
     filters::register(m)?;
+    sparse::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;

@@ -255,6 +255,13 @@ unsafe fn spmv_merge<V: Value, I: Index>(
             u64::ld_shared(smem_addr(coords + 24)),
         )
     };
+    // A corrupt indptr (not non-decreasing) can make the splits cross; an empty tile
+    // then keeps every access below inside the staged arrays.
+    let (i1, j1) = if i1 >= i0 && j1 >= j0 {
+        (i1, j1)
+    } else {
+        (i0, j0)
+    };
     // Stage the row ends of rows i0..=i1 (those below rows) and the products j0..j1: a
     // tile holds i1 - i0 row ends and j1 - j0 entries, MERGE_TILE steps in all.
     let nends = if i0 < rows {
