@@ -1,6 +1,6 @@
 """SciPy's names computed by gpupy, under CuPy's ``cupyx.scipy`` layout: code written for
 ``cupyx.scipy.fft``, ``cupyx.scipy.fftpack``, ``cupyx.scipy.linalg``,
-``cupyx.scipy.ndimage`` or ``cupyx.scipy.signal`` runs with
+``cupyx.scipy.ndimage``, ``cupyx.scipy.signal`` or ``cupyx.scipy.sparse`` runs with
 ``gpupyx.scipy`` in its place.
 
 - ``gpupyx.scipy.fft``: ``scipy.fft`` (FFTs, real-to-real transforms, helpers, plans);
@@ -10,14 +10,16 @@
 - ``gpupyx.scipy.ndimage``: ``scipy.ndimage``'s correlation filters (convolutions,
   Gaussian, uniform, Sobel, Prewitt, Laplace);
 - ``gpupyx.scipy.signal``: ``scipy.signal``'s convolutions (``convolve2d``,
-  ``correlate2d``, ``convolve``, ``correlate``, ``fftconvolve``).
+  ``correlate2d``, ``convolve``, ``correlate``, ``fftconvolve``);
+- ``gpupyx.scipy.sparse``: ``scipy.sparse``'s CSR, CSC, COO and DIA matrices and arrays,
+  their products and conversions, and the construction functions.
 
 The submodules load on first use (as CuPy's do), so that ``import gpupyx`` stays cheap.
 """
 
 import importlib as _importlib
 
-_SUBMODULES = ("fft", "fftpack", "linalg", "ndimage", "signal")
+_SUBMODULES = ("fft", "fftpack", "linalg", "ndimage", "signal", "sparse")
 
 
 def __getattr__(name):
