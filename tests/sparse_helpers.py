@@ -89,9 +89,11 @@ def random_csr_arrays(rng, shape, density=0.1, dtype=np.float64, *, kind="unifor
 
 
 def scipy_csr(arrays, shape):
-    """The SciPy csr_matrix of (data, indices, indptr), as given (not canonicalized)."""
+    """The SciPy csr_matrix of (data, indices, indptr), as given (not canonicalized), on
+    copies: SciPy canonicalizes in place (``abs``, ``sum_duplicates``), which would change
+    the arrays other matrices are built from."""
     data, indices, indptr = arrays
-    return sps.csr_matrix((data, indices, indptr), shape=shape)
+    return sps.csr_matrix((data.copy(), indices.copy(), indptr.copy()), shape=shape)
 
 
 def gpu_matrix(arrays, shape, fmt="csr", *, index_dtype=None, array=False):
