@@ -33,14 +33,20 @@ def wide(dtype):
     return np.complex128 if np.dtype(dtype).kind == "c" else np.float64
 
 
+def entrywise(ref, f):
+    """The CSR matrix of ``f(data)`` on `ref`'s entries, duplicates kept apart (SciPy's
+    ``abs`` would sum them first, and |a + b| is no bound for |a| + |b|)."""
+    r = ref.tocsr()
+    return sps.csr_matrix((f(r.data), r.indices.copy(), r.indptr.copy()), shape=r.shape)
+
+
 def product_reference(ref, x):
-    """(want, scale, terms) of ``ref @ x`` in float64/complex128."""
+    """(want, scale, terms) of ``ref @ x``: the product in float64/complex128, the sum
+    of the absolute terms, and their number, per element."""
     R = ref.astype(wide(ref.dtype))
     want = R @ x.astype(wide(x.dtype))
-    scale = abs(R) @ np.abs(x).astype(np.float64)
-    terms = abs(ref).astype(bool).astype(np.float64)
-    counts = sps.csr_matrix((np.ones(ref.nnz), ref.tocsr().indices, ref.tocsr().indptr), shape=ref.shape)
-    terms = counts @ np.ones(x.shape, dtype=np.float64)
+    scale = entrywise(ref, lambda d: np.abs(d.astype(wide(d.dtype)))) @ np.abs(x).astype(np.float64)
+    terms = entrywise(ref, lambda d: np.ones(d.shape)) @ np.ones(x.shape, dtype=np.float64)
     return want, scale, terms
 
 
@@ -221,9 +227,10 @@ def test_spgemm_bound(rng, dtype):
     C = (gpu_matrix(a, (m, k)) @ gpu_matrix(b, (k, n))).toarray().get()
     W = wide(dtype)
     want = (ra.astype(W) @ rb.astype(W)).toarray()
-    scale = (abs(ra) @ abs(rb)).toarray()
-    count = lambda r: sps.csr_matrix((np.ones(r.nnz), r.indices, r.indptr), shape=r.shape)  # noqa: E731
-    terms = (count(ra) @ count(rb)).toarray()
+    absolute = lambda d: np.abs(d.astype(W))  # noqa: E731
+    ones = lambda d: np.ones(d.shape)  # noqa: E731
+    scale = (entrywise(ra, absolute) @ entrywise(rb, absolute)).toarray()
+    terms = (entrywise(ra, ones) @ entrywise(rb, ones)).toarray()
     assert_sum_close(C, want, scale, terms, dtype)
 
 

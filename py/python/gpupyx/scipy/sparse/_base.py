@@ -45,6 +45,9 @@ _ufuncs_with_fixed_point_at_zero = ("sin", "tan", "arcsin", "arctan", "sinh", "t
 
 MAXPRINT = 50
 
+_VALUE_DTYPES = [numpy.dtype(t) for t in (numpy.bool_, numpy.float32, numpy.float64,
+                                          numpy.complex64, numpy.complex128)]
+
 op_neg = {operator.eq: operator.ne, operator.ne: operator.eq, operator.lt: operator.ge,
           operator.ge: operator.lt, operator.gt: operator.le, operator.le: operator.gt}
 op_sym = {operator.eq: "==", operator.ge: ">=", operator.le: "<=", operator.ne: "!=",
@@ -54,6 +57,16 @@ op_sym = {operator.eq: "==", operator.ge: ">=", operator.le: "<=", operator.ne: 
 def _is_scipy_sparse(x):
     """Whether `x` is a SciPy sparse matrix or array (without importing SciPy)."""
     return type(x).__module__.startswith("scipy.sparse") and hasattr(x, "tocoo")
+
+
+def _host_scalar(x):
+    """A scalar operand on the host: Python scalars stay weakly typed (NEP 50), 0-d
+    arrays become NumPy scalars of their dtype."""
+    if isinstance(x, gp.ndarray):
+        return x.get()[()]
+    if isinstance(x, numpy.ndarray):
+        return x[()]
+    return x
 
 
 def _dense_operand(x):
@@ -273,7 +286,7 @@ class _spbase:
                                           "array type is not supported")
             other = gp.asarray(other_a)
         if isscalarlike(other):
-            other = numpy.asarray(gp.asnumpy(other) if isinstance(other, gp.ndarray) else other)[()]
+            other = _host_scalar(other)
             if np_op(0, other):
                 pos_neg = "positive" if name == "maximum" else "negative"
                 warn(f"Taking {name} with a {pos_neg} number results in a dense matrix.",
@@ -317,7 +330,7 @@ class _spbase:
                 return NotImplemented
             other = gp.asarray(other_a)
         if isscalarlike(other):
-            other = numpy.asarray(gp.asnumpy(other) if isinstance(other, gp.ndarray) else other)[()]
+            other = _host_scalar(other)
             cs_self = self if self.format in ("csc", "csr") else self.tocsr()
             if not op(0, other):
                 if numpy.isnan(other):
@@ -637,9 +650,17 @@ class _spbase:
         """The sum over `axis` (all elements: a 0-d gpupy array)."""
         axis = validateaxis(axis, ndim=self.ndim)
         res_dtype = get_sum_dtype(self.dtype)
+        if dtype is not None and axis is not None and numpy.dtype(dtype) in _VALUE_DTYPES:
+            # SciPy 1.18: duplicates summed, then the matrix cast to `dtype` and summed
+            # in it.
+            if hasattr(self, "sum_duplicates"):
+                self.sum_duplicates()
+            temp = self.astype(dtype, copy=False).sum(axis=axis, out=out)
+            return temp.astype(dtype, copy=False)
         if axis is None:
-            csr = self.tocsr()
-            total = csr._total(dtype or res_dtype)
+            # Duplicates summed first (in place, as SciPy's ``_todata``).
+            data = self._deduped_data() if hasattr(self, "_deduped_data") else self.tocoo()._deduped_data()
+            total = gp.sum(data, dtype=dtype or res_dtype)
             if out is not None:
                 out[...] = total
                 return out
@@ -726,6 +747,11 @@ class spmatrix:
     def _dia_container(self):
         from gpupyx.scipy.sparse._dia import dia_matrix
         return dia_matrix
+
+    @classmethod
+    def _ascontainer(cls, X, **kwargs):
+        """SciPy's ``numpy.matrix`` results as 2-d gpupy arrays (a 1-d one as a row)."""
+        return gp.atleast_2d(gp.asarray(X, **kwargs))
 
     def __mul__(self, other):
         return self._matmul_dispatch(other)

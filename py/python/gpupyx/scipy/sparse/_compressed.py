@@ -27,7 +27,7 @@ from gpupyx.scipy.sparse._data import _EXTREMES, _data_matrix, _minmax_mixin
 from gpupyx.scipy.sparse._index import IndexMixin, _process_slice
 from gpupyx.scipy.sparse._sputils import (
     as_device, broadcast_shapes, check_shape, get_index_dtype, get_sum_dtype, getdtype,
-    index_dtype_for, isdense, isshape, kernel_dtype, upcast,
+    index_dtype_for, isshape, kernel_dtype, upcast,
 )
 
 _as = _convert.as_dtype
@@ -453,12 +453,6 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
         first = -min(k, 0) if self.format == "csr" else max(k, 0)
         return per_major[first:first + length].copy()
 
-    def _total(self, dtype):
-        """The sum of every element, a 0-d array of `dtype`."""
-        if self.indices.shape[0] == 0:
-            return gp.zeros((), dtype=dtype)
-        return gp.sum(self.data, dtype=dtype)
-
     def _sum_axis(self, axis, dtype):
         """Sums along `axis` (0: per column, 1: per row) as a 1-d array of `dtype`."""
         acc = get_sum_dtype(self.dtype)
@@ -640,7 +634,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
         shape = major.shape
         vals = self._sample(major.ravel(), minor.ravel())
         if len(shape) == 1:
-            return vals
+            return self._ascontainer(vals)
         return self.__class__(vals.reshape(shape))
 
     def _sample(self, major, minor):

@@ -448,10 +448,7 @@ def random(m, n, density=0.01, format="coo", dtype=None, rng=None, data_rvs=None
     if n is None:
         n = m
     m, n = int(m), int(n)
-    sampler = None
-    if data_rvs is not None:
-        def sampler(size):
-            return data_rvs(size)
+    sampler = None if data_rvs is None else (lambda size: data_rvs(size))
     vals, ind = _random((m, n), density, dtype, rng if rng is not None else random_state, sampler)
     return coo_matrix._new(vals, ind, (m, n)).asformat(format)
 

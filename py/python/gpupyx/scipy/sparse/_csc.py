@@ -1,9 +1,6 @@
 """Compressed Sparse Column matrices and arrays (``scipy.sparse._csc``): the arrays are
 those of the CSR form of the transpose."""
 
-import numpy
-
-import gpupy as gp
 from gpupyx.scipy.sparse import _convert
 from gpupyx.scipy.sparse._base import _spbase, sparray, spmatrix
 from gpupyx.scipy.sparse._compressed import _cs_matrix

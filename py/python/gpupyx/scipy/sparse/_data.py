@@ -70,8 +70,11 @@ class _data_matrix(_spbase):
 
     def astype(self, dtype, casting="unsafe", copy=True):
         dtype = getdtype(dtype)
+        if not numpy.can_cast(self.dtype, dtype, casting):
+            raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dtype!r} "
+                            f"according to the rule {casting!r}")
         if self.dtype != dtype:
-            matrix = self._with_data(self.data.astype(dtype, casting=casting, copy=True), copy=True)
+            matrix = self._with_data(self.data.astype(dtype, copy=True), copy=True)
             return matrix._with_data(matrix._deduped_data(), copy=False)
         if copy:
             return self.copy()

@@ -11,7 +11,7 @@ from gpupyx.scipy.sparse import _convert
 from gpupyx.scipy.sparse._base import _formats, _is_scipy_sparse, _spbase, issparse, sparray, spmatrix
 from gpupyx.scipy.sparse._data import _data_matrix
 from gpupyx.scipy.sparse._sputils import (
-    as_device, check_shape, get_sum_dtype, getdtype, index_dtype_for, isshape, validateaxis,
+    as_device, check_shape, getdtype, index_dtype_for, isshape, validateaxis,
 )
 
 __all__ = ["dia_array", "dia_matrix", "isspmatrix_dia"]

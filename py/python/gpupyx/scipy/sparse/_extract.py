@@ -1,7 +1,5 @@
 """Functions to extract parts of sparse matrices (``scipy.sparse._extract``)."""
 
-import numpy  # noqa: F401  (kept for symmetry with SciPy's module)
-
 from gpupyx.scipy.sparse._base import sparray, spmatrix
 from gpupyx.scipy.sparse._coo import coo_array, coo_matrix
 from gpupyx.scipy.sparse._construct import _warn_dense_inputs
