@@ -15,18 +15,19 @@ use gpupy_kernels::sparse::merge_path::{MERGE_THREADS, MERGE_TILE, merge_shared_
 use gpupy_kernels::sparse::rows::lanes_for;
 use gpupy_kernels::sparse::{Part, SPARSE_BLOCK};
 
-use super::{Compressed, Schedule, grid, index_kernel, pair_kernel, read_words, vector, words};
+use super::compressed::{Compressed, grid, index_kernel, pair_kernel, read_words, vector, words};
 use crate::array::Array;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::launch::Launch;
 use crate::ops::elementwise::copy::{contiguous, same_device};
 use crate::ops::elementwise::fill::full;
+use gpupy_kernels::sparse::rows::Schedule;
 
 /// The SpMV schedule of a matrix of `rows` rows and `nnz` entries given its `indptr`:
 /// one reduction for the longest row, one read.
 pub fn spmv_plan(indptr: &Array, nnz: usize) -> Result<Schedule> {
-    let index = super::index_dtype(indptr.dtype())?;
+    let index = super::compressed::index_dtype(indptr.dtype())?;
     let indptr = vector(indptr, None, "indptr")?;
     let rows = indptr.size().saturating_sub(1);
     if rows == 0 || nnz == 0 {

@@ -5,7 +5,9 @@
 use gpupy_kernels::sparse::hash::{RANK_TABLE_MAX, table_size};
 use gpupy_kernels::sparse::{Merge2, Part, SPARSE_BLOCK, SPGEMM_BLOCK, Spgemm};
 
-use super::{Compressed, grid, index_kernel, index_max, pair_kernel, read_words, words};
+use super::compressed::{
+    Compressed, grid, index_kernel, index_max, pair_kernel, read_words, words,
+};
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;

@@ -86,10 +86,12 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
                     maxval = max(shape)
                 else:
                     maxval = None
-                if is_array:
+                if is_array or maxval is None:
+                    # Arrays keep their index dtype (SciPy's sparray); without a shape
+                    # the extents are not known yet, so nothing is narrowed.
                     idx_dtype = get_index_dtype((indices, indptr), maxval=maxval)
                 else:
-                    idx_dtype = index_dtype_for(maxval or 0, indices.shape[0] if indices.ndim else 0)
+                    idx_dtype = index_dtype_for(maxval, indices.shape[0] if indices.ndim else 0)
                 self.indices = _as(indices, idx_dtype) if not copy else indices.astype(idx_dtype)
                 self.indptr = _as(indptr, idx_dtype) if not copy else indptr.astype(idx_dtype)
                 self.data = data.copy() if copy and data.dtype == getdtype(dtype, data) else data
