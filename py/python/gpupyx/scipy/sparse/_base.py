@@ -202,6 +202,13 @@ class _spbase:
         return self.transpose()
 
     @property
+    def mT(self):
+        """Matrix transpose (SciPy 1.18's ``mT``)."""
+        if (n := self.ndim) < 2:
+            raise ValueError(f"Array must be at least 2-dimensional, but it is {n}-D")
+        return self.transpose()
+
+    @property
     def H(self):
         """The conjugate transpose."""
         return self.conjugate().transpose()

@@ -293,6 +293,8 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
         out = self._new(data, indices, indptr, (M, N), sorted_indices=is_sorted)
         if not is_sorted:
             out.sort_indices()
+        # A row's hash table holds each column once: no duplicates.
+        out.has_canonical_format = True
         return out
 
     # -----------------------------------------------------------------------------------
