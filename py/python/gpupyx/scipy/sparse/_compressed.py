@@ -108,6 +108,9 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
                 raise ValueError(f"CSC arrays don't support {dense.ndim}D input. Use 2D")
             if dense.ndim > 2:
                 raise ValueError(f"CSR arrays don't yet support {dense.ndim}D.")
+            if is_array and dense.ndim < 2:
+                raise ValueError(f"gpupyx.scipy.sparse's {self.format.upper()} arrays are 2-D; "
+                                 "1-d sparse arrays are COO (coo_array), or reshape the input")
             coo = self._coo_container(dense, dtype=dtype)
             arrays = coo._coo_to_compressed(self._swap)
             self.indptr, self.indices, self.data, self._shape = arrays
