@@ -60,7 +60,8 @@ def test_two_sparse_operands(rng, dtype, array):
         warnings.simplefilter("ignore", category=sps.SparseEfficiencyWarning)
         warnings.simplefilter("ignore", category=gsp.SparseEfficiencyWarning)
         for shape in [(0, 0), (1, 6), (25, 31)]:
-            for fa, fb in [("csr", "csr"), ("csc", "csc"), ("csr", "coo"), ("coo", "csc")]:
+            for fa, fb in [("csr", "csr"), ("csc", "csc"), ("csr", "coo"), ("coo", "csc"), ("dia", "dia"),
+                           ("dia", "csr")]:
                 A, ra = pair(rng, shape, dtype, fa, array, duplicates=True, unsorted=True)
                 B, rb = pair(rng, shape, dtype, fb, array, kind="empty_rows")
                 same(A.multiply(B), ra.multiply(rb))
@@ -91,6 +92,21 @@ def test_two_sparse_operands(rng, dtype, array):
                         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("index_dtype", INDEX_DTYPES, ids=dtype_id)
+def test_two_operands_index_dtypes(rng, index_dtype):
+    """The merge kernels with either index dtype (and mixed: int64 for both)."""
+    for fmt in ("csr", "csc"):
+        a = random_csr_arrays(rng, (40, 30), 0.2, np.float64, kind="powerlaw", integer=True)
+        b = random_csr_arrays(rng, (40, 30), 0.2, np.float64, kind="empty_rows", integer=True)
+        ra, rb = scipy_csr(a, (40, 30)).asformat(fmt), scipy_csr(b, (40, 30)).asformat(fmt)
+        A = gpu_matrix(a, (40, 30), fmt, index_dtype=index_dtype)
+        B = gpu_matrix(b, (40, 30), fmt, index_dtype=np.int64)
+        same(A + B, ra + rb)
+        same(A.multiply(B), ra.multiply(rb))
+        same(A != B, ra != rb)
+        same(A - B, ra - rb)
+
+
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_scalar_and_dense_operands(rng, dtype, fmt):
@@ -104,9 +120,10 @@ def test_scalar_and_dense_operands(rng, dtype, fmt):
     same(A / 2, ref / 2)
     same(-A, -ref)
     same(abs(A), abs(ref))
-    same(A.multiply(gp.asarray(D)), ref.multiply(D))
-    same(A.multiply(gp.asarray(row)), ref.multiply(row))
-    same(A.multiply(gp.asarray(col)), ref.multiply(col))
+    for other in (D, row, col):
+        got, want = A.multiply(gp.asarray(other)), ref.multiply(other)
+        same(got, want)
+        assert got.format == want.format  # COO, as SciPy's
     same(A + gp.asarray(D), ref + D)
     same(A - gp.asarray(D), ref - D)
     same(gp.asarray(D) - A, D - ref)

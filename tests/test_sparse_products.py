@@ -78,7 +78,8 @@ def test_spmv_every_schedule(rng, schedule, dtype, kind, index_dtype):
 def test_spmv_exact_on_integers(rng, schedule, dtype):
     """Integer-valued data: every schedule gives SciPy's result bit for bit, power-law
     rows (one full row) included, and the planned schedule too."""
-    for shape in [(1, 1), (1, 300), (300, 1), (517, 389), (64, 2000)]:
+    # (4, 30000): a full row spans 34 merge tiles (a long run of block carries).
+    for shape in [(1, 1), (1, 300), (300, 1), (517, 389), (64, 2000), (4, 30000)]:
         arrays = random_csr_arrays(rng, shape, 0.05, dtype, kind="powerlaw", integer=True)
         ref = scipy_csr(arrays, shape)
         A = gpu_matrix(arrays, shape)
@@ -243,6 +244,10 @@ def test_matrix_power_and_poisson_square(rng):
     assert_exact((G @ G).toarray().get(), (P @ P).toarray())
     assert_exact((G ** 3).toarray().get(), (P @ P @ P).toarray())
     assert_exact((G ** 0).toarray().get(), np.eye(n * n))
+    D = gsp.dia_matrix(P)
+    DD = D @ D
+    assert DD.format == (sps.dia_matrix(P) @ sps.dia_matrix(P)).format == "dia"
+    assert_exact(DD.toarray().get(), (P @ P).toarray())
     Garr = gsp.csr_array(P)
     assert_sparse_matches(Garr ** 2, sps.csr_array(P) ** 2)  # arrays: elementwise power
     with pytest.raises(TypeError, match="sparse matrix is not square"):

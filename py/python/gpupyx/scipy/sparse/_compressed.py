@@ -366,7 +366,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
         ret = self.tocoo()
         if self.shape == tuple(other.shape):
             ret.data = _values(gp.multiply(ret.data, other[ret.row, ret.col]))
-            return ret.asformat(self.format)
+            return ret
         other2d = other.reshape(1, -1) if other.ndim == 1 else other
         if self.shape[0] == 1:
             if other2d.shape[1] == 1:
@@ -379,8 +379,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
             idx_dtype = index_dtype_for(ret.nnz * k, self.shape[1], k)
             row = gp.repeat(gp.arange(k, dtype=idx_dtype), ret.nnz)
             col = gp.tile(_as(ret.col, idx_dtype), k)
-            return self._coo_container((_values(data.ravel()), (row, col)),
-                                       shape=(k, self.shape[1])).asformat(self.format)
+            return self._coo_container._new(_values(data.ravel()), (row, col), (k, self.shape[1]))
         if self.shape[1] == 1:
             if other2d.shape[0] == 1:
                 data = gp.multiply(ret.data[:, None], other2d)
@@ -392,8 +391,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
             idx_dtype = index_dtype_for(ret.nnz * k, self.shape[0], k)
             row = gp.repeat(_as(ret.row, idx_dtype), k)
             col = gp.tile(gp.arange(k, dtype=idx_dtype), ret.nnz)
-            return self._coo_container((_values(data.ravel()), (row, col)),
-                                       shape=(self.shape[0], k)).asformat(self.format)
+            return self._coo_container._new(_values(data.ravel()), (row, col), (self.shape[0], k))
         if other2d.shape[0] == 1 and self.shape[1] == other2d.shape[1]:
             data = gp.multiply(ret.data, other2d[:, ret.col].ravel())
         elif other2d.shape[1] == 1 and self.shape[0] == other2d.shape[0]:
@@ -401,7 +399,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
         else:
             raise ValueError(f"inconsistent shapes {self.shape} and {tuple(other.shape)}")
         ret.data = _values(data.ravel())
-        return ret.asformat(self.format)
+        return ret
 
     def _binopt(self, other, op):
         """``op(self, other)`` (a `_kernels.OPS` name) by the merge kernel: canonical."""

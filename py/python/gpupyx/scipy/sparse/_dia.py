@@ -11,7 +11,7 @@ from gpupyx.scipy.sparse import _convert
 from gpupyx.scipy.sparse._base import _formats, _is_scipy_sparse, _spbase, issparse, sparray, spmatrix
 from gpupyx.scipy.sparse._data import _data_matrix
 from gpupyx.scipy.sparse._sputils import (
-    as_device, check_shape, getdtype, index_dtype_for, isshape, validateaxis,
+    as_device, check_shape, getdtype, index_dtype_for, isscalarlike, isshape, upcast, validateaxis,
 )
 
 __all__ = ["dia_array", "dia_matrix", "isspmatrix_dia"]
@@ -117,6 +117,105 @@ class _dia_base(_data_matrix):
 
     def _mul_scalar(self, other):
         return self._with_data(self.data * other)
+
+    def _add_sparse(self, other, sub=False):
+        """DIA + DIA stays DIA (SciPy's): the diagonals of the union of the offsets."""
+        if not isinstance(other, _dia_base):
+            return other._add_sparse(self) if not sub else self.tocsr()._sub_sparse(other)
+        so, oo = self._host_offsets(), other._host_offsets()
+        dtype = numpy.result_type(self.data.dtype, other.data.dtype)
+        new_offsets = numpy.union1d(so, oo)
+        self_idx = numpy.searchsorted(new_offsets, so)
+        other_idx = numpy.searchsorted(new_offsets, oo)
+        d = max(self.data.shape[1], other.data.shape[1])
+        if len(new_offsets):
+            d = max(0, min(d, self.shape[0] + int(new_offsets[-1]), self.shape[1]))
+        new_data = gp.zeros((len(new_offsets), d), dtype=dtype)
+        sd, od = min(self.data.shape[1], d), min(other.data.shape[1], d)
+        for i, r in enumerate(self_idx.tolist()):
+            new_data[r, :sd] += _as(self.data[i, :sd], dtype)
+        for i, r in enumerate(other_idx.tolist()):
+            if sub:
+                new_data[r, :od] -= _as(other.data[i, :od], dtype)
+            else:
+                new_data[r, :od] += _as(other.data[i, :od], dtype)
+        return self._dia_container((new_data, new_offsets), shape=self.shape)
+
+    def _sub_sparse(self, other):
+        if not isinstance(other, _dia_base):
+            return self.tocsr()._sub_sparse(other)
+        return self._add_sparse(other, sub=True)
+
+    def multiply(self, other):
+        """Elementwise product: DIA for a scalar, a dense operand of the shape (or a row),
+        or another DIA matrix of the shape (SciPy's); otherwise through CSR."""
+        if isscalarlike(other):
+            return self._mul_scalar(other)
+        if isinstance(other, (gp.ndarray, numpy.ndarray)):
+            other = as_device(other)
+            if other.ndim > 2:
+                return self.toarray() * other
+            if 0 in self.shape or 1 in self.shape or 0 in other.shape:
+                return super().multiply(other)
+            other = gp.atleast_2d(other)
+            other_rows, other_cols = other.shape
+            rows, cols = self.shape
+            L = min(self.data.shape[1], cols)
+            data = self.data[:, :L].astype(numpy.result_type(self.data.dtype, other.dtype))
+            if other_rows == 1:
+                data *= other[0, :L]
+            elif other_rows != rows:
+                raise ValueError("inconsistent shapes")
+            else:
+                j = gp.arange(L, dtype=numpy.int64)[None, :]
+                off = self.offsets.astype(numpy.int64)[:, None]
+                i = (j - off) % rows
+                if other_cols == 1:
+                    j = gp.zeros_like(j)
+                elif other_cols != cols:
+                    raise ValueError("inconsistent shapes")
+                data *= other[i, gp.broadcast_to(j, i.shape)]
+            return self._with_data(data)
+        if not isinstance(other, _dia_base) or other.shape != self.shape:
+            return super().multiply(other)
+        offsets, self_idx, other_idx = numpy.intersect1d(
+            self._host_offsets(), other._host_offsets(), assume_unique=True, return_indices=True)
+        L = min(self.data.shape[1], other.data.shape[1])
+        data = self.data[gp.asarray(self_idx), :L] * other.data[gp.asarray(other_idx), :L]
+        return self._dia_container((data, offsets), shape=self.shape)
+
+    def _matmul_sparse(self, other):
+        """DIA @ DIA stays DIA (through CSR here); other formats through CSR."""
+        if not isinstance(other, _dia_base):
+            return super()._matmul_sparse(other)
+        if 0 in self.shape or 0 in other.shape:
+            return self._dia_container((self.shape[0], other.shape[1]), dtype=upcast(self.dtype, other.dtype))
+        return self._dia_container((self.tocsr() @ other.tocsr()).todia())
+
+    def _matmul_vector(self, other):
+        return self._dia_product(other)
+
+    def _matmul_multivector(self, other):
+        return self._dia_product(other)
+
+    def _dia_product(self, x):
+        """``A @ x`` diagonal by diagonal (SciPy's ``dia_matvec``): for offset ``k``,
+        ``y[j - k] += data[d, j] * x[j]`` over the columns ``j`` the diagonal holds."""
+        M, N = self.shape
+        dtype = upcast(self.dtype, x.dtype)
+        y = gp.zeros((M,) + tuple(x.shape[1:]), dtype=dtype)
+        L = self.data.shape[1]
+        data = _as(self.data, dtype)
+        xd = _as(x, dtype)
+        for d, k in enumerate(self._host_offsets().tolist()):
+            j0, j1 = max(0, k), min(N, M + k, L)
+            if j1 <= j0:
+                continue
+            band = data[d, j0:j1]
+            if x.ndim == 2:
+                band = band[:, None]
+            y[j0 - k:j1 - k] += band * xd[j0:j1]
+        return y
 
     def _setdiag(self, values, k=0):
         M, N = self.shape
