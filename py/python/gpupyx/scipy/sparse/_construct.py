@@ -419,7 +419,10 @@ def _random(shape, density, dtype, rng, data_sampler):
         else:
             data_sampler = gen.uniform
     idx_dtype = index_dtype_for(max(shape))
-    raveled = gen.choice(tot_prod, size=size, replace=False)
+    if kind == "host" or tot_prod <= _PERMUTE_MAX or 2 * size > tot_prod:
+        raveled = gen.choice(tot_prod, size=size, replace=False)
+    else:
+        raveled = _distinct_positions(gen, tot_prod, size)
     raveled = xp.asarray(raveled).astype(numpy.int64)
     m = shape[0]
     i, j = raveled % m, raveled // m
@@ -428,6 +431,25 @@ def _random(shape, density, dtype, rng, data_sampler):
     vals = as_device(vals)
     vals = vals.astype(dtype if dtype is not None else numpy.float64)
     return vals, (as_device(i).astype(idx_dtype), as_device(j).astype(idx_dtype))
+
+
+# Populations up to this size are sampled by a permutation (gpupy's ``choice`` without
+# replacement); larger ones by drawing with replacement and dropping repeats.
+_PERMUTE_MAX = 1 << 24
+
+
+def _distinct_positions(gen, population, size):
+    """`size` distinct positions of ``range(population)`` in random order, for a
+    population too large to permute: draws with replacement until `size` distinct
+    values are in hand (few rounds while ``size <= population / 2``), then keeps a
+    random `size` of them."""
+    have = gp.zeros(0, dtype=numpy.int64)
+    while have.shape[0] < size:
+        need = size - have.shape[0]
+        draws = gen.integers(0, population, size=need + need // 8 + 16, dtype=numpy.int64)
+        have = gp.unique(gp.concatenate([have, draws]))
+    keys = gen.random(have.shape[0])
+    return have[gp.argsort(keys)[:size]]
 
 
 def random_array(shape, *, density=0.01, format="coo", dtype=None, rng=None, data_sampler=None,
