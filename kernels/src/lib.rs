@@ -8,8 +8,8 @@
 //!
 //! Layout: one folder per kernel family (`elementwise`, `reduce`, `scan`, `sort`,
 //! `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`, `measure`,
-//! `interpolate`, `iir`), each with its meaning (plain Rust, tested on the CPU), a `gpu`
-//! engine (GPU only) and, in its `mod.rs`, its kernel table and
+//! `interpolate`, `iir`, `sparse`), each with its meaning (plain Rust, tested on the CPU),
+//! a `gpu` engine (GPU only) and, in its `mod.rs`, its kernel table and
 //! handles. Shared by all: `registry` (modules, handles) and `modules` (the list of
 //! modules), `table`/`loops` (the op lists), `dtype`, `args` (the `#[repr(C)]` launch
 //! structs) and `gpu` (device helpers: thread indices, shuffles, shared memory, `unroll!`).
@@ -41,6 +41,7 @@ pub mod random;
 pub mod reduce;
 pub mod scan;
 pub mod sort;
+pub mod sparse;
 
 #[cfg(target_arch = "nvptx64")]
 mod gpu;

@@ -4,7 +4,7 @@
 use crate::registry::{Arch, Module, ModuleSpec};
 use crate::{
     elementwise, fft, filters, histogram, iir, index, interpolate, linalg, matmul, measure,
-    random, reduce, scan, sort,
+    random, reduce, scan, sort, sparse,
 };
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
@@ -103,6 +103,13 @@ pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [
     ),
     // The staging tiles take at most 34 KiB of shared memory.
     spec(Module::Iir, "iir", Arch::Sm70, false, &iir::KERNELS),
+    spec(
+        Module::Sparse,
+        "sparse",
+        Arch::Sm70,
+        false,
+        &sparse::KERNELS,
+    ),
 ];
 
 const fn spec(

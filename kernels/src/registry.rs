@@ -94,10 +94,12 @@ pub enum Module {
     Interpolate,
     /// Recursive filters: signal's `lfilter` and `sosfilt` (`iir/`).
     Iir,
+    /// Sparse matrices: SpMV, SpMM, SpGEMM, conversions (`sparse/`).
+    Sparse,
 }
 
 /// How many modules there are.
-pub const MODULE_COUNT: usize = Module::Iir as usize + 1;
+pub const MODULE_COUNT: usize = Module::Sparse as usize + 1;
 
 /// One module: its cargo feature (also the stem of its PTX and cubin files), the
 /// architecture it is lowered for, whether its kernels may ask for more than 48 KiB of

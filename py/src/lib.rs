@@ -24,6 +24,7 @@
 //!   (`gpupyx.scipy.ndimage`);
 //! - `interpolate`: spline sampling and the spline prefilter (`gpupyx.scipy.ndimage`);
 //! - `iir`: recursive filters, `lfilter` and `sosfilt` (`gpupyx.scipy.signal`);
+//! - `sparse`: the compressed-matrix kernels behind `gpupyx.scipy.sparse`;
 //! - `user_kernel`: users' own kernels (NVRTC, module loading, the launch);
 //! - `cuda`: devices and the memory pool; `stream`: streams and events (CuPy's
 //!   `cupy.cuda` names).
@@ -54,6 +55,7 @@ mod random;
 mod reduction;
 mod scan;
 mod sort;
+mod sparse;
 mod stream;
 mod ufunc;
 mod user_kernel;
@@ -81,6 +83,7 @@ fn _gpupy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     measure::register(m)?;
     interpolate::register(m)?;
     iir::register(m)?;
+    sparse::register(m)?;
     stream::register(m)?;
     interop::register(m)?;
     user_kernel::register(m)?;

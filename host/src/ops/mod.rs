@@ -1,11 +1,10 @@
 //! One function per operation, one folder per kernel family (the same families as
 //! `kernels/src/`): `elementwise` (ufuncs, casts, copies, fills, `arange`), `reduce`,
-//! `scan`, `sort`, `index`, `histogram`, `matmul`, `linalg`, `random`, `fft`, `filters`,
-//! `measure`, `interpolate`, `iir`. Each function checks its inputs (dtypes, shapes,
-//! devices), picks a kernel by its registry handle and a launch size, and launches
-//! through `launch::Launch`. Kernels assume what these functions check: every offset a
-//! launch can produce lies inside its buffer, which holds because every `Array` layout
-//! fits its buffer (see `layout`).
+//! `measure`, `interpolate`, `iir`, `sparse`. Each function checks its inputs (dtypes,
+//! shapes, devices), picks a kernel by its registry handle and a launch size, and
+//! launches through `launch::Launch`. Kernels assume what these functions check: every
+//! offset a launch can produce lies inside its buffer, which holds because every
+//! `Array` layout fits its buffer (see `layout`).
 
 pub mod elementwise;
 pub mod fft;
@@ -21,6 +20,7 @@ pub mod random;
 pub mod reduce;
 pub mod scan;
 pub mod sort;
+pub mod sparse;
 
 use gpupy_kernels::args::{MAX_DIMS, Strided};
 
