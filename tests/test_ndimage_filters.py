@@ -372,3 +372,13 @@ def test_errors_like_scipy(rng, pool_baseline):
         gnd.correlate(gp.ones((1,) * 9), np.ones((1,) * 9))
     # Still usable afterwards.
     np.testing.assert_allclose(gnd.correlate1d(x, [1.0]).get(), xh)
+
+
+def test_generic_filters_say_what_is_supported(rng):
+    x = gp.asarray(rng.standard_normal((5, 6)))
+    with pytest.raises(NotImplementedError, match="sliding_window_view"):
+        gnd.generic_filter(x, np.mean, size=3)
+    with pytest.raises(NotImplementedError, match="generic_filter1d calls a Python function"):
+        gnd.generic_filter1d(x, lambda i, o: None, 3)
+    # The process stays usable.
+    np.testing.assert_array_equal(gnd.uniform_filter(x, 1).get(), x.get())

@@ -40,6 +40,8 @@ from gpupyx.scipy.ndimage._filters import (
     gaussian_filter1d,
     gaussian_gradient_magnitude,
     gaussian_laplace,
+    generic_filter,
+    generic_filter1d,
     generic_gradient_magnitude,
     generic_laplace,
     laplace,
@@ -96,7 +98,7 @@ from gpupyx.scipy.ndimage._order_filters import (
 __all__ = [
     "convolve", "convolve1d", "correlate", "correlate1d", "gaussian_filter", "gaussian_filter1d",
     "gaussian_gradient_magnitude", "gaussian_laplace", "generic_gradient_magnitude",
-    "generic_laplace", "laplace", "prewitt", "sobel", "uniform_filter", "uniform_filter1d",
+    "generic_laplace", "generic_filter", "generic_filter1d", "laplace", "prewitt", "sobel", "uniform_filter", "uniform_filter1d",
     "minimum_filter1d", "maximum_filter1d", "minimum_filter", "maximum_filter", "rank_filter",
     "median_filter", "percentile_filter", "binary_erosion", "binary_dilation", "binary_opening",
     "binary_closing", "generate_binary_structure", "iterate_structure", "label", "find_objects",

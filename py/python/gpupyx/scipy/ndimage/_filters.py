@@ -425,7 +425,30 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
                                       extra_arguments=(sigma,), extra_keywords=kwargs, axes=axes)
 
 
+_GENERIC_UNSUPPORTED = (
+    "gpupyx.scipy.ndimage.{name} calls a Python function once per window, which cannot run on "
+    "the GPU. Use the filter that computes your function (correlate, convolve, uniform_filter, "
+    "gaussian_filter, minimum_filter, maximum_filter, rank_filter, median_filter, "
+    "percentile_filter, ...), or gather the windows as one array with "
+    "gpupy.lib.stride_tricks.sliding_window_view (after gpupy.pad for the boundary) and reduce "
+    "its last axes with gpupy's functions or a gpupy.ReductionKernel."
+)
+
+
+def generic_filter(input, function, size=None, footprint=None, output=None, mode="reflect",
+                   cval=0.0, origin=0, extra_arguments=(), extra_keywords=None, *, axes=None):
+    """``scipy.ndimage.generic_filter``: not supported (NotImplementedError says what is)."""
+    raise NotImplementedError(_GENERIC_UNSUPPORTED.format(name="generic_filter"))
+
+
+def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="reflect", cval=0.0,
+                     origin=0, extra_arguments=(), extra_keywords=None):
+    """``scipy.ndimage.generic_filter1d``: not supported (NotImplementedError says what is)."""
+    raise NotImplementedError(_GENERIC_UNSUPPORTED.format(name="generic_filter1d"))
+
+
 __all__ = [
+    "generic_filter", "generic_filter1d",
     "correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filter1d", "gaussian_filter",
     "uniform_filter1d", "uniform_filter", "prewitt", "sobel", "generic_laplace", "laplace",
     "gaussian_laplace", "generic_gradient_magnitude", "gaussian_gradient_magnitude",
