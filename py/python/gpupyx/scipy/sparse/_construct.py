@@ -19,7 +19,9 @@ from gpupyx.scipy.sparse._coo import coo_array, coo_matrix
 from gpupyx.scipy.sparse._csc import csc_array, csc_matrix
 from gpupyx.scipy.sparse._csr import csr_array, csr_matrix
 from gpupyx.scipy.sparse._dia import dia_array, dia_matrix
-from gpupyx.scipy.sparse._sputils import as_device, getdtype, index_dtype_for, isscalarlike, upcast
+from gpupyx.scipy.sparse._sputils import (
+    as_device, getdtype, index_dtype_for, isscalarlike, upcast, values_of,
+)
 
 __all__ = ["spdiags", "eye", "identity", "kron", "kronsum", "hstack", "vstack", "bmat", "rand",
            "random", "diags", "block_diag", "diags_array", "block_array", "eye_array",
@@ -191,8 +193,7 @@ def kron(A, B, format=None):
     row = (arow[:, None] * B.shape[0] + brow[None, :]).ravel()
     col = (acol[:, None] * B.shape[1] + bcol[None, :]).ravel()
     data = (A.data[:, None] * B.data[None, :]).ravel()
-    from gpupyx.scipy.sparse._compressed import _values
-    out = coo_sparse._new(_values(data), (_as(row, idx_dtype), _as(col, idx_dtype)), output_shape)
+    out = coo_sparse._new(values_of(data), (_as(row, idx_dtype), _as(col, idx_dtype)), output_shape)
     return out.asformat(format)
 
 

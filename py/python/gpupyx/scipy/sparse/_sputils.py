@@ -57,6 +57,17 @@ def kernel_dtype(dtype):
     return numpy.dtype(numpy.float32) if dtype.kind == "b" else dtype
 
 
+def values_of(data):
+    """Values computed by an operation as a supported dtype (an integer result, such as
+    a boolean matrix times an integer, becomes floating: SciPy's upcast over gpupy's
+    dtypes)."""
+    dt = data.dtype
+    if dt.kind in "iu" or dt == numpy.float16:
+        return data.astype(upcast(dt))
+    return data
+
+
+
 def get_index_dtype(arrays=(), maxval=None, check_contents=False):
     """SciPy's ``get_index_dtype``: int32 when `maxval` and the arrays' dtypes fit it,
     else int64. `check_contents` is accepted for SciPy's signature; gpupy decides by
