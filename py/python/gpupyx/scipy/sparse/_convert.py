@@ -61,11 +61,18 @@ def _fits_key(M, N):
 
 def sort_entries(major, minor, data, M, N):
     """The entries sorted by (major, minor), stably: (major, minor, data)."""
+    return _sorted_entries(major, minor, data, M, N)[:3]
+
+
+def _sorted_entries(major, minor, data, M, N):
+    """(major, minor, data, key): the entries sorted by (major, minor), stably, and
+    each sorted entry's key ``major * N + minor`` (int64; None when it would not fit)."""
     if _fits_key(M, N):
-        order = gp.argsort(major.astype(numpy.int64) * N + minor.astype(numpy.int64))
-    else:
-        order = gp.lexsort((minor, major))
-    return major[order], minor[order], data[order]
+        key = major.astype(numpy.int64) * N + minor.astype(numpy.int64)
+        order = gp.argsort(key)
+        return major[order], minor[order], data[order], key[order]
+    order = gp.lexsort((minor, major))
+    return major[order], minor[order], data[order], None
 
 
 def coo_to_compressed(major, minor, data, M, N, idx_dtype, sum_duplicates=True):
@@ -75,11 +82,14 @@ def coo_to_compressed(major, minor, data, M, N, idx_dtype, sum_duplicates=True):
     nnz = data.shape[0]
     if nnz == 0:
         return (gp.zeros(M + 1, dtype=idx_dtype), gp.zeros(0, dtype=idx_dtype), data.copy())
-    major, minor, data = sort_entries(major, minor, data, M, N)
+    major, minor, data, key = _sorted_entries(major, minor, data, M, N)
     if sum_duplicates and nnz > 1:
         new = gp.empty(nnz, dtype=numpy.bool_)
         new[:1] = True
-        new[1:] = gp.logical_or(major[1:] != major[:-1], minor[1:] != minor[:-1])
+        if key is not None:
+            new[1:] = key[1:] != key[:-1]
+        else:
+            new[1:] = gp.logical_or(major[1:] != major[:-1], minor[1:] != minor[:-1])
         starts = gp.flatnonzero(new)
         if starts.shape[0] != nnz:
             bounds = gp.concatenate([starts, gp.asarray([nnz], dtype=starts.dtype)])
