@@ -4,7 +4,8 @@ search, gather and compaction kernels and the sparse family's segment sums.
 - COO to compressed: one stable key sort of ``major * minor_extent + minor`` (gpupy's
   radix argsort), the values gathered in that order, duplicates found as changes of
   key and summed per run (segment sums), ``indptr`` by a binary search of each row's
-  first entry in the sorted majors;
+  first entry in the sorted majors (``searchsorted``, where ``bincount`` + ``cumsum``
+  would first read the largest index back to size its output);
 - compressed transpose (CSR <-> CSC): each entry's major index (``expand_rows``), one
   stable sort by the minor index; the result is sorted (and keeps duplicates, as
   SciPy's ``csr_tocsc``);
