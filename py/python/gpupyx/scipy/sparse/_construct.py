@@ -222,13 +222,24 @@ def kronsum(A, B, format=None):
 
 
 def _object_blocks(blocks):
-    b = numpy.empty((), dtype=object)
-    try:
-        return numpy.asarray(blocks, dtype=object)
-    except ValueError:
-        b = numpy.empty(len(blocks), dtype=object)
-        b[:] = list(blocks)
-        return b
+    """`blocks` as an object array of blocks, 1-d (a sequence) or 2-d (a grid of
+    sequences), built element by element so that no block is unpacked."""
+    if isinstance(blocks, numpy.ndarray) and blocks.dtype == object:
+        return blocks
+    rows = list(blocks)
+    if rows and isinstance(rows[0], (list, tuple)):
+        n = len(rows[0])
+        grid = numpy.empty((len(rows), n), dtype=object)
+        for i, r in enumerate(rows):
+            if not isinstance(r, (list, tuple)) or len(r) != n:
+                raise ValueError("blocks must be 2-D")
+            for j, b in enumerate(r):
+                grid[i, j] = b
+        return grid
+    flat = numpy.empty(len(rows), dtype=object)
+    for i, b in enumerate(rows):
+        flat[i] = b
+    return flat
 
 
 def hstack(blocks, format=None, dtype=None):
