@@ -244,6 +244,24 @@ def test_coo_attributes_and_reshape(rng):
         g.reshape((7, 9))
 
 
+def test_toarray_order_out_and_reshape(rng):
+    arrays = random_csr_arrays(rng, (7, 9), 0.4, np.complex128, duplicates=True, integer=True)
+    ref = scipy_csr(arrays, (7, 9))
+    for fmt in FORMATS:
+        g = gpu_matrix(arrays, (7, 9), fmt)
+        for order in ("C", "F"):
+            d = g.toarray(order=order)
+            assert_exact(d.get(), ref.toarray())
+            assert d.flags.f_contiguous if order == "F" else d.flags.c_contiguous
+        out = gp.zeros((7, 9), dtype=np.complex128)
+        assert g.toarray(out=out) is out
+        assert_exact(out.get(), ref.toarray())
+        with pytest.raises(ValueError, match="out array must be same dtype and shape"):
+            g.toarray(out=gp.zeros((7, 8), dtype=np.complex128))
+        assert_sparse_matches(g.reshape(3, 21), ref.reshape(3, 21))
+        assert_sparse_matches(g.reshape((21, 3), order="F"), ref.reshape((21, 3), order="F"))
+
+
 def test_repr_and_protocols(rng):
     g = gsp.csr_matrix(sps.random(4, 5, density=0.5, format="csr", rng=rng))
     assert repr(g).startswith("<Compressed Sparse Row sparse matrix of dtype 'float64'")

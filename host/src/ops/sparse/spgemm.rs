@@ -151,6 +151,11 @@ pub fn spgemm(a: &Compressed, b: &Compressed) -> Result<(Array, Array, Array, bo
         let (p, i, d) = empty_result(device, a.rows, index, v)?;
         return Ok((p, i, d, true));
     }
+    if global_slots == 0 {
+        // Every table fits the largest one's size: give each warp only that much shared
+        // memory, so that short rows (a stencil's square) keep many blocks resident.
+        g.warp_slots = table_size(most).min(slots);
+    }
     // The global tables one after the other: row r's at the exclusive scan of gsize
     // (the first `rows` entries of 0 followed by the inclusive scan).
     let goff = if global_slots > 0 {
@@ -171,7 +176,7 @@ pub fn spgemm(a: &Compressed, b: &Compressed) -> Result<(Array, Array, Array, bo
     Launch::new(device, index_kernel(Part::SpgemmCount, index)?)?
         .grid(blocks)
         .block(SPGEMM_BLOCK)
-        .shared((SPGEMM_BLOCK as u64 / 32 * slots * kb) as u32)
+        .shared((SPGEMM_BLOCK as u64 / 32 * g.warp_slots * kb) as u32)
         .arg(g)
         .arg(a.indptr.data_ptr())
         .arg(a.indices.data_ptr())
@@ -201,7 +206,7 @@ pub fn spgemm(a: &Compressed, b: &Compressed) -> Result<(Array, Array, Array, bo
     Launch::new(device, pair_kernel(Part::SpgemmFill, v, index)?)?
         .grid(blocks)
         .block(SPGEMM_BLOCK)
-        .shared((SPGEMM_BLOCK as u64 / 32 * slots * (kb + v.itemsize() as u64)) as u32)
+        .shared((SPGEMM_BLOCK as u64 / 32 * g.warp_slots * (kb + v.itemsize() as u64)) as u32)
         .arg(g)
         .arg(a.indptr.data_ptr())
         .arg(a.indices.data_ptr())

@@ -45,6 +45,16 @@ _ufuncs_with_fixed_point_at_zero = ("sin", "tan", "arcsin", "arctan", "sinh", "t
 
 MAXPRINT = 50
 
+# The format classes by name, registered by their modules when the package loads (so
+# that this base module, which they import, need not import them back).
+_CONTAINERS = {}
+
+
+def register_containers(*classes):
+    """Makes format classes reachable from the base class (``_csr_container``, ...)."""
+    for cls in classes:
+        _CONTAINERS[cls.__name__] = cls
+
 _VALUE_DTYPES = [numpy.dtype(t) for t in (numpy.bool_, numpy.float32, numpy.float64,
                                           numpy.complex64, numpy.complex128)]
 
@@ -102,23 +112,19 @@ class _spbase:
 
     @property
     def _coo_container(self):
-        from gpupyx.scipy.sparse._coo import coo_array
-        return coo_array
+        return _CONTAINERS["coo_array"]
 
     @property
     def _csc_container(self):
-        from gpupyx.scipy.sparse._csc import csc_array
-        return csc_array
+        return _CONTAINERS["csc_array"]
 
     @property
     def _csr_container(self):
-        from gpupyx.scipy.sparse._csr import csr_array
-        return csr_array
+        return _CONTAINERS["csr_array"]
 
     @property
     def _dia_container(self):
-        from gpupyx.scipy.sparse._dia import dia_array
-        return dia_array
+        return _CONTAINERS["dia_array"]
 
     def __init__(self, arg1, *, maxprint=None):
         self._shape = None
@@ -737,23 +743,19 @@ class spmatrix:
 
     @property
     def _coo_container(self):
-        from gpupyx.scipy.sparse._coo import coo_matrix
-        return coo_matrix
+        return _CONTAINERS["coo_matrix"]
 
     @property
     def _csc_container(self):
-        from gpupyx.scipy.sparse._csc import csc_matrix
-        return csc_matrix
+        return _CONTAINERS["csc_matrix"]
 
     @property
     def _csr_container(self):
-        from gpupyx.scipy.sparse._csr import csr_matrix
-        return csr_matrix
+        return _CONTAINERS["csr_matrix"]
 
     @property
     def _dia_container(self):
-        from gpupyx.scipy.sparse._dia import dia_matrix
-        return dia_matrix
+        return _CONTAINERS["dia_matrix"]
 
     @classmethod
     def _ascontainer(cls, X, **kwargs):
@@ -775,9 +777,10 @@ class spmatrix:
             raise ValueError("exponent must be an integer")
         if power < 0:
             raise ValueError("exponent must be >= 0")
-        from gpupyx.scipy.sparse._construct import eye
         if power == 0:
-            return eye(M, dtype=self.dtype, format="csr")
+            idx = gp.arange(M + 1, dtype=numpy.int32 if M < 2**31 else numpy.int64)
+            return self._csr_container._new(gp.ones(M, dtype=self.dtype), idx[:-1].copy(), idx, (M, M),
+                                            canonical=True)
         result = None
         base = self.tocsr()
         while power:

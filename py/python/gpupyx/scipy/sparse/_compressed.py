@@ -27,20 +27,10 @@ from gpupyx.scipy.sparse._data import _EXTREMES, _data_matrix, _minmax_mixin
 from gpupyx.scipy.sparse._index import IndexMixin, _process_slice
 from gpupyx.scipy.sparse._sputils import (
     as_device, broadcast_shapes, check_shape, get_index_dtype, get_sum_dtype, getdtype,
-    index_dtype_for, isshape, kernel_dtype, upcast,
+    index_dtype_for, isshape, kernel_dtype, upcast, values_of,
 )
 
 _as = _convert.as_dtype
-
-
-def _values(data):
-    """Values computed by an operation as a supported dtype (an integer result, such as
-    a boolean matrix times an integer, becomes floating: SciPy's upcast over gpupy's
-    dtypes)."""
-    dt = data.dtype
-    if dt.kind in "biu" and dt.kind != "b" or dt == numpy.float16:
-        return data.astype(upcast(dt))
-    return data
 
 
 class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
@@ -338,15 +328,14 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
                 return other._matmul_sparse(self.tocsc())
             if sN == 1 and oM == 1:
                 return self._matmul_sparse(other.tocsc())
-            is_array = isinstance(self, sparray)
             if oM == 1 and sN == oN:
-                return self._matmul_sparse(_make_diagonal_csr(other.toarray().ravel(), is_array))
+                return self._matmul_sparse(_make_diagonal_csr(other.toarray().ravel(), self._csr_container))
             if sM == 1 and sN == oN:
-                return other._matmul_sparse(_make_diagonal_csr(self.toarray().ravel(), is_array))
+                return other._matmul_sparse(_make_diagonal_csr(self.toarray().ravel(), self._csr_container))
             if oN == 1 and sM == oM:
-                return _make_diagonal_csr(other.toarray().ravel(), is_array)._matmul_sparse(self)
+                return _make_diagonal_csr(other.toarray().ravel(), self._csr_container)._matmul_sparse(self)
             if sN == 1 and sM == oM:
-                return _make_diagonal_csr(self.toarray().ravel(), is_array)._matmul_sparse(other)
+                return _make_diagonal_csr(self.toarray().ravel(), self._csr_container)._matmul_sparse(other)
             raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
         if isinstance(other, (gp.ndarray, numpy.ndarray)):
             other = as_device(other)
@@ -365,7 +354,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
             return gp.multiply(self.data.sum(), other).reshape(bshape)
         ret = self.tocoo()
         if self.shape == tuple(other.shape):
-            ret.data = _values(gp.multiply(ret.data, other[ret.row, ret.col]))
+            ret.data = values_of(gp.multiply(ret.data, other[ret.row, ret.col]))
             return ret
         other2d = other.reshape(1, -1) if other.ndim == 1 else other
         if self.shape[0] == 1:
@@ -379,7 +368,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
             idx_dtype = index_dtype_for(ret.nnz * k, self.shape[1], k)
             row = gp.repeat(gp.arange(k, dtype=idx_dtype), ret.nnz)
             col = gp.tile(_as(ret.col, idx_dtype), k)
-            return self._coo_container._new(_values(data.ravel()), (row, col), (k, self.shape[1]))
+            return self._coo_container._new(values_of(data.ravel()), (row, col), (k, self.shape[1]))
         if self.shape[1] == 1:
             if other2d.shape[0] == 1:
                 data = gp.multiply(ret.data[:, None], other2d)
@@ -391,14 +380,14 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
             idx_dtype = index_dtype_for(ret.nnz * k, self.shape[0], k)
             row = gp.repeat(_as(ret.row, idx_dtype), k)
             col = gp.tile(gp.arange(k, dtype=idx_dtype), ret.nnz)
-            return self._coo_container._new(_values(data.ravel()), (row, col), (self.shape[0], k))
+            return self._coo_container._new(values_of(data.ravel()), (row, col), (self.shape[0], k))
         if other2d.shape[0] == 1 and self.shape[1] == other2d.shape[1]:
             data = gp.multiply(ret.data, other2d[:, ret.col].ravel())
         elif other2d.shape[1] == 1 and self.shape[0] == other2d.shape[0]:
             data = gp.multiply(ret.data, other2d[ret.row].ravel())
         else:
             raise ValueError(f"inconsistent shapes {self.shape} and {tuple(other.shape)}")
-        ret.data = _values(data.ravel())
+        ret.data = values_of(data.ravel())
         return ret
 
     def _binopt(self, other, op):
@@ -868,7 +857,7 @@ class _cs_matrix(_data_matrix, _minmax_mixin, IndexMixin):
     def _with_data(self, data, copy=True):
         """A matrix of this structure with `data` (structure arrays copied unless not
         `copy`)."""
-        data = _values(data)
+        data = values_of(data)
         getdtype(None, data)
         if copy:
             out = self._new(data, self.indices.copy(), self.indptr.copy(), self.shape)
@@ -882,10 +871,9 @@ def _spgemm(a, b, m, k, n):
     return _kernels.spgemm(a, b, m, k, n)
 
 
-def _make_diagonal_csr(data, is_array=False):
-    """A diagonal CSR matrix (array) of the 1-d gpupy array `data`."""
-    from gpupyx.scipy.sparse._csr import csr_array, csr_matrix
-    cls = csr_array if is_array else csr_matrix
+def _make_diagonal_csr(data, cls):
+    """A diagonal CSR matrix of class `cls` (a CSR container) of the 1-d gpupy array
+    `data`."""
     N = data.shape[0]
     idx_dtype = index_dtype_for(N)
     indptr = gp.arange(N + 1, dtype=idx_dtype)

@@ -19,7 +19,9 @@ from gpupyx.scipy.sparse._coo import coo_array, coo_matrix
 from gpupyx.scipy.sparse._csc import csc_array, csc_matrix
 from gpupyx.scipy.sparse._csr import csr_array, csr_matrix
 from gpupyx.scipy.sparse._dia import dia_array, dia_matrix
-from gpupyx.scipy.sparse._sputils import as_device, getdtype, index_dtype_for, isscalarlike, upcast
+from gpupyx.scipy.sparse._sputils import (
+    as_device, getdtype, index_dtype_for, isscalarlike, upcast, values_of,
+)
 
 __all__ = ["spdiags", "eye", "identity", "kron", "kronsum", "hstack", "vstack", "bmat", "rand",
            "random", "diags", "block_diag", "diags_array", "block_array", "eye_array",
@@ -191,8 +193,7 @@ def kron(A, B, format=None):
     row = (arow[:, None] * B.shape[0] + brow[None, :]).ravel()
     col = (acol[:, None] * B.shape[1] + bcol[None, :]).ravel()
     data = (A.data[:, None] * B.data[None, :]).ravel()
-    from gpupyx.scipy.sparse._compressed import _values
-    out = coo_sparse._new(_values(data), (_as(row, idx_dtype), _as(col, idx_dtype)), output_shape)
+    out = coo_sparse._new(values_of(data), (_as(row, idx_dtype), _as(col, idx_dtype)), output_shape)
     return out.asformat(format)
 
 
@@ -221,13 +222,24 @@ def kronsum(A, B, format=None):
 
 
 def _object_blocks(blocks):
-    b = numpy.empty((), dtype=object)
-    try:
-        return numpy.asarray(blocks, dtype=object)
-    except ValueError:
-        b = numpy.empty(len(blocks), dtype=object)
-        b[:] = list(blocks)
-        return b
+    """`blocks` as an object array of blocks, 1-d (a sequence) or 2-d (a grid of
+    sequences), built element by element so that no block is unpacked."""
+    if isinstance(blocks, numpy.ndarray) and blocks.dtype == object:
+        return blocks
+    rows = list(blocks)
+    if rows and isinstance(rows[0], (list, tuple)):
+        n = len(rows[0])
+        grid = numpy.empty((len(rows), n), dtype=object)
+        for i, r in enumerate(rows):
+            if not isinstance(r, (list, tuple)) or len(r) != n:
+                raise ValueError("blocks must be 2-D")
+            for j, b in enumerate(r):
+                grid[i, j] = b
+        return grid
+    flat = numpy.empty(len(rows), dtype=object)
+    for i, b in enumerate(rows):
+        flat[i] = b
+    return flat
 
 
 def hstack(blocks, format=None, dtype=None):

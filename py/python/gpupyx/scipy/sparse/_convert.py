@@ -4,7 +4,8 @@ search, gather and compaction kernels and the sparse family's segment sums.
 - COO to compressed: one stable key sort of ``major * minor_extent + minor`` (gpupy's
   radix argsort), the values gathered in that order, duplicates found as changes of
   key and summed per run (segment sums), ``indptr`` by a binary search of each row's
-  first entry in the sorted majors;
+  first entry in the sorted majors (``searchsorted``, where ``bincount`` + ``cumsum``
+  would first read the largest index back to size its output);
 - compressed transpose (CSR <-> CSC): each entry's major index (``expand_rows``), one
   stable sort by the minor index; the result is sorted (and keeps duplicates, as
   SciPy's ``csr_tocsc``);
@@ -61,11 +62,18 @@ def _fits_key(M, N):
 
 def sort_entries(major, minor, data, M, N):
     """The entries sorted by (major, minor), stably: (major, minor, data)."""
+    return _sorted_entries(major, minor, data, M, N)[:3]
+
+
+def _sorted_entries(major, minor, data, M, N):
+    """(major, minor, data, key): the entries sorted by (major, minor), stably, and
+    each sorted entry's key ``major * N + minor`` (int64; None when it would not fit)."""
     if _fits_key(M, N):
-        order = gp.argsort(major.astype(numpy.int64) * N + minor.astype(numpy.int64))
-    else:
-        order = gp.lexsort((minor, major))
-    return major[order], minor[order], data[order]
+        key = major.astype(numpy.int64) * N + minor.astype(numpy.int64)
+        order = gp.argsort(key)
+        return major[order], minor[order], data[order], key[order]
+    order = gp.lexsort((minor, major))
+    return major[order], minor[order], data[order], None
 
 
 def coo_to_compressed(major, minor, data, M, N, idx_dtype, sum_duplicates=True):
@@ -75,11 +83,14 @@ def coo_to_compressed(major, minor, data, M, N, idx_dtype, sum_duplicates=True):
     nnz = data.shape[0]
     if nnz == 0:
         return (gp.zeros(M + 1, dtype=idx_dtype), gp.zeros(0, dtype=idx_dtype), data.copy())
-    major, minor, data = sort_entries(major, minor, data, M, N)
+    major, minor, data, key = _sorted_entries(major, minor, data, M, N)
     if sum_duplicates and nnz > 1:
         new = gp.empty(nnz, dtype=numpy.bool_)
         new[:1] = True
-        new[1:] = gp.logical_or(major[1:] != major[:-1], minor[1:] != minor[:-1])
+        if key is not None:
+            new[1:] = key[1:] != key[:-1]
+        else:
+            new[1:] = gp.logical_or(major[1:] != major[:-1], minor[1:] != minor[:-1])
         starts = gp.flatnonzero(new)
         if starts.shape[0] != nnz:
             bounds = gp.concatenate([starts, gp.asarray([nnz], dtype=starts.dtype)])

@@ -15,12 +15,14 @@ from warnings import warn
 import numpy
 
 import gpupy as gp
-from gpupyx.scipy.sparse import _convert
-from gpupyx.scipy.sparse._base import SparseEfficiencyWarning, _is_scipy_sparse, _spbase, issparse, sparray, spmatrix
+from gpupyx.scipy.sparse import _convert, _kernels
+from gpupyx.scipy.sparse._base import (
+    SparseEfficiencyWarning, _is_scipy_sparse, _spbase, issparse, register_containers, sparray, spmatrix,
+)
 from gpupyx.scipy.sparse._data import _data_matrix, _minmax_mixin
 from gpupyx.scipy.sparse._sputils import (
-    as_device, check_reshape_kwargs, check_shape, get_index_dtype, getdtype, index_dtype_for,
-    isshape, upcast,
+    as_device, check_reshape_kwargs, check_shape, get_index_dtype, get_sum_dtype, getdtype,
+    index_dtype_for, isshape, upcast, validateaxis, values_of,
 )
 
 __all__ = ["coo_array", "coo_matrix", "isspmatrix_coo"]
@@ -316,8 +318,7 @@ class _coo_base(_data_matrix, _minmax_mixin):
         self.has_canonical_format = False
 
     def _with_data(self, data, copy=True):
-        from gpupyx.scipy.sparse._compressed import _values
-        data = _values(data)
+        data = values_of(data)
         getdtype(None, data)
         coords = tuple(c.copy() for c in self.coords) if copy else self.coords
         return self._new(data, coords, self.shape, canonical=self.has_canonical_format)
@@ -335,7 +336,6 @@ class _coo_base(_data_matrix, _minmax_mixin):
             M, N = self.shape
         idx_dtype = index_dtype_for(M, N, nnz)
         indptr, indices, data = _convert.coo_to_compressed(major, minor, self.data, M, N, idx_dtype)
-        from gpupyx.scipy.sparse import _kernels
         rows = _kernels.expand_rows(indptr, indices.shape[0])
         coords_dtype = self.coords[0].dtype
         if self.ndim == 1:
@@ -361,7 +361,6 @@ class _coo_base(_data_matrix, _minmax_mixin):
 
     def sum(self, axis=None, dtype=None, out=None):
         if self.ndim == 1:
-            from gpupyx.scipy.sparse._sputils import get_sum_dtype, validateaxis
             validateaxis(axis, ndim=1)
             total = gp.sum(self.data, dtype=dtype or get_sum_dtype(self.dtype))
             if out is not None:
@@ -412,3 +411,6 @@ class coo_array(_coo_base, sparray):
 
 class coo_matrix(spmatrix, _coo_base):
     """A sparse matrix in COOrdinate format (SciPy's ``coo_matrix``, values on the GPU)."""
+
+
+register_containers(coo_array, coo_matrix)

@@ -2,7 +2,7 @@
 those of the CSR form of the transpose."""
 
 from gpupyx.scipy.sparse import _convert
-from gpupyx.scipy.sparse._base import _spbase, sparray, spmatrix
+from gpupyx.scipy.sparse._base import _spbase, register_containers, sparray, spmatrix
 from gpupyx.scipy.sparse._compressed import _cs_matrix
 
 __all__ = ["csc_array", "csc_matrix", "isspmatrix_csc"]
@@ -109,3 +109,6 @@ class csc_array(_csc_base, sparray):
 
 class csc_matrix(spmatrix, _csc_base):
     """Compressed Sparse Column matrix (SciPy's ``csc_matrix``, values on the GPU)."""
+
+
+register_containers(csc_array, csc_matrix)

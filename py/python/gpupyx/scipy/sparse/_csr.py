@@ -4,7 +4,7 @@ import numpy
 
 import gpupy as gp
 from gpupyx.scipy.sparse import _convert
-from gpupyx.scipy.sparse._base import _spbase, sparray, spmatrix
+from gpupyx.scipy.sparse._base import _spbase, register_containers, sparray, spmatrix
 from gpupyx.scipy.sparse._compressed import _cs_matrix
 
 __all__ = ["csr_array", "csr_matrix", "isspmatrix_csr"]
@@ -123,3 +123,6 @@ class csr_array(_csr_base, sparray):
 class csr_matrix(spmatrix, _csr_base):
     """Compressed Sparse Row matrix (SciPy's ``csr_matrix``, values on the GPU): as
     ``csr_array``, with ``*`` the matrix product and reductions that stay 2-d."""
+
+
+register_containers(csr_array, csr_matrix)

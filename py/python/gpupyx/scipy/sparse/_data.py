@@ -14,7 +14,7 @@ import numpy
 import gpupy as gp
 from gpupyx.scipy.sparse import _kernels
 from gpupyx.scipy.sparse._base import _spbase, _ufuncs_with_fixed_point_at_zero, sparray
-from gpupyx.scipy.sparse._sputils import getdtype, isscalarlike, validateaxis
+from gpupyx.scipy.sparse._sputils import getdtype, index_dtype_for, isscalarlike, validateaxis
 
 __all__ = []
 
@@ -148,7 +148,6 @@ class _minmax_mixin:
             value = gp.where(not_full, fn(value, gp.zeros((), dtype=value.dtype)), value)
         major_index = gp.flatnonzero(value != 0)
         value = value[major_index]
-        from gpupyx.scipy.sparse._sputils import index_dtype_for
         idx_dtype = index_dtype_for(M)
         major_index = major_index.astype(idx_dtype)
         coo = self._coo_container

@@ -8,10 +8,13 @@ import numpy
 
 import gpupy as gp
 from gpupyx.scipy.sparse import _convert
-from gpupyx.scipy.sparse._base import _formats, _is_scipy_sparse, _spbase, issparse, sparray, spmatrix
+from gpupyx.scipy.sparse._base import (
+    _formats, _is_scipy_sparse, _spbase, issparse, register_containers, sparray, spmatrix,
+)
 from gpupyx.scipy.sparse._data import _data_matrix
 from gpupyx.scipy.sparse._sputils import (
     as_device, check_shape, getdtype, index_dtype_for, isscalarlike, isshape, upcast, validateaxis,
+    values_of,
 )
 
 __all__ = ["dia_array", "dia_matrix", "isspmatrix_dia"]
@@ -306,8 +309,7 @@ class _dia_base(_data_matrix):
         return self.tocoo().tocsc()
 
     def _with_data(self, data, copy=True):
-        from gpupyx.scipy.sparse._compressed import _values
-        data = _values(data)
+        data = values_of(data)
         offsets = self.offsets.copy() if copy else self.offsets
         return self._dia_container((data, offsets), shape=self.shape)
 
@@ -339,3 +341,6 @@ class dia_array(_dia_base, sparray):
 
 class dia_matrix(spmatrix, _dia_base):
     """Sparse matrix with DIAgonal storage (SciPy's ``dia_matrix``, values on the GPU)."""
+
+
+register_containers(dia_array, dia_matrix)

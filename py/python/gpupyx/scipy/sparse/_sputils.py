@@ -19,14 +19,26 @@ supported_dtypes = [numpy.bool_, numpy.float32, numpy.float64, numpy.complex64, 
 _INT32_MAX = numpy.iinfo(numpy.int32).max
 
 
+_upcast_memo = {}
+
+
 def upcast(*args):
     """The first supported dtype that the result type of `args` casts to safely
     (SciPy's ``upcast`` over gpupy's dtypes: int8/int16 go to float32, wider integers to
-    float64)."""
+    float64). Memoized (every product asks)."""
+    try:
+        return _upcast_memo[args]
+    except (KeyError, TypeError):
+        pass
     t = numpy.result_type(*args)
     for s in supported_dtypes:
         if numpy.can_cast(t, s):
-            return numpy.dtype(s)
+            out = numpy.dtype(s)
+            try:
+                _upcast_memo[args] = out
+            except TypeError:
+                pass
+            return out
     raise TypeError(f"no supported conversion for types: {args!r}")
 
 
@@ -55,6 +67,17 @@ def kernel_dtype(dtype):
     bool (0 and 1; a result is true where it is nonzero)."""
     dtype = numpy.dtype(dtype)
     return numpy.dtype(numpy.float32) if dtype.kind == "b" else dtype
+
+
+def values_of(data):
+    """Values computed by an operation as a supported dtype (an integer result, such as
+    a boolean matrix times an integer, becomes floating: SciPy's upcast over gpupy's
+    dtypes)."""
+    dt = data.dtype
+    if dt.kind in "iu" or dt == numpy.float16:
+        return data.astype(upcast(dt))
+    return data
+
 
 
 def get_index_dtype(arrays=(), maxval=None, check_contents=False):
