@@ -240,8 +240,15 @@ fn trivial(
 /// chunk scan spreads every line over the whole GPU at about one and a half times the
 /// memory traffic plus three launches (some 15 us). Lines of 2048 samples and more, no
 /// more than 32 per multiprocessor (about a quarter block each), are where the scan
-/// wins by that model; `benchmarks/bench_iir.py` measures both sides of it.
+/// wins by that model; `benchmarks/bench_iir.py` measures both sides of it, forcing one
+/// engine with `GPUPY_IIR_ENGINE=lines` or `=chunks` (the chunk plan's own conditions,
+/// `chunks::choose`, still apply).
 fn chunked(device: &Device, lines: usize, len: usize) -> bool {
+    match std::env::var("GPUPY_IIR_ENGINE").as_deref() {
+        Ok("lines") => return false,
+        Ok("chunks") => return true,
+        _ => {}
+    }
     let sms = device.props.multi_processor_count.max(1) as usize;
     lines <= 32 * sms && len >= 2048
 }
