@@ -332,10 +332,15 @@ def test_lfilter_without_feedback(rng, dtype):
 
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128], ids=dtype_id)
 def test_lfilter_orders_above_the_register_kernels(rng, dtype):
-    """Orders 17 to 40 with feedback (poles of radius 0.3 spread around the circle): the
-    states live in global memory."""
+    """Orders 17 to 40 with feedback: the states live in global memory. Poles of radius
+    0.35 at random angles (conjugate pairs: a real filter), and for order 40 evenly
+    spread (``a(z) = 1 + r^40 z^-40``)."""
     for order in (17, 24, 40):
-        poles = 0.3 * np.exp(2j * np.pi * (np.arange(order) + 0.5) / order)
+        if order < 40:
+            half = rng.uniform(0.1, np.pi, order // 2)
+            poles = np.concatenate([0.35 * np.exp(1j * half), 0.35 * np.exp(-1j * half), [0.35] * (order % 2)])
+        else:
+            poles = 0.35 * np.exp(2j * np.pi * (np.arange(order) + 0.5) / order)
         a = np.poly(poles).real
         b = data(rng, order + 1, np.float64)
         x = data(rng, (7, 400), dtype)
