@@ -41,6 +41,7 @@ inexact) is not compared; each test checks that enough designs were. Integer res
 do not arise (every filter computes in floating point).
 """
 
+import functools
 import math
 import re
 import warnings
@@ -137,6 +138,12 @@ def reference(b, a, x, axis, zi, dtype):
 def response_length(a):
     """Samples until the impulse response of ``1 / a`` has died away (its last half
     holds less than 1e-9 of its l1 norm), at most 2**21."""
+    return _response_length(tuple(np.asarray(a, np.complex128)))
+
+
+@functools.lru_cache(maxsize=None)
+def _response_length(a):
+    a = np.array(a)
     n = 1 << 12
     while True:
         g = np.abs(sig.lfilter([1.0], a, np.eye(1, n)[0]))
@@ -146,11 +153,22 @@ def response_length(a):
 
 
 def l1_impulse(b, a, n):
-    return float(np.abs(sig.lfilter(b, a, np.eye(1, n)[0])).sum())
+    return _l1_impulse(tuple(np.asarray(b, np.complex128)), tuple(np.asarray(a, np.complex128)), n)
+
+
+@functools.lru_cache(maxsize=None)
+def _l1_impulse(b, a, n):
+    return float(np.abs(sig.lfilter(np.array(b), np.array(a), np.eye(1, n)[0])).sum())
 
 
 def zero_input_peak(a, n):
     """H: the largest sum over unit initial states of the output with no input."""
+    return _zero_input_peak(tuple(np.asarray(a, np.complex128)), n)
+
+
+@functools.lru_cache(maxsize=None)
+def _zero_input_peak(a, n):
+    a = np.array(a)
     k = len(a) - 1
     total = np.zeros(n)
     for i in range(k):
