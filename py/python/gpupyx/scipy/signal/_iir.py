@@ -154,8 +154,9 @@ def _lfilter_iir(b, a, x, axis, zi):
     # SciPy pads both to one length and divides by a[0] in the compute type.
     b = numpy.concatenate([b, numpy.zeros(states + 1 - len(b), dtype)])
     a = numpy.concatenate([a, numpy.zeros(states + 1 - len(a), dtype)])
-    a0 = a[0]
-    return _run_lfilter(x, b / a0, a / a0, axis, zi, dtype)
+    with numpy.errstate(divide="ignore", invalid="ignore"):  # C divides without warnings
+        b, a = b / a[0], a / a[0]
+    return _run_lfilter(x, b, a, axis, zi, dtype)
 
 
 def _run_lfilter(x, b, a, axis, zi, dtype):
