@@ -244,6 +244,7 @@ pub const MAX_GROWTH: f64 = 4.0;
 /// Fewest chunks a line is cut into (fewer leave the scan no parallelism to gain).
 pub const MIN_CHUNKS: u64 = 8;
 /// Powers of `M` examined before a chunk length is given up.
+#[cfg(not(target_arch = "nvptx64"))]
 const POWER_CHECKS: u64 = 256;
 
 #[cfg(not(target_arch = "nvptx64"))]

@@ -14,9 +14,8 @@
 //!   thread then walks its own line in the tile); lines `inner > 1` apart are read in
 //!   place, neighbouring threads on neighbouring lines.
 //! - `chunk0`, `carry`, `chunk1` (few long lines): the chunk scan of [`chunks`].
-//! - `fir` / `fir_final`: a filter without feedback (`a = [1]`, or `a[1:]` all zero) has
-//!   no recursion: a thread per output sums its taps (any number), and a thread per final
-//!   state.
+//! - `fir` / `fir_final`: SciPy's convolution path (`a = [1]`) has no recursion: a thread
+//!   per output sums its taps (any number), and a thread per final state.
 //! - `scratch`: an order above [`MAX_STATES`] with feedback, a thread per line with its
 //!   states in global memory (the `zf` buffer).
 //!

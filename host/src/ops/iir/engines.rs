@@ -297,8 +297,8 @@ fn chunks_t<T: Compute>(
         .run()
 }
 
-/// A filter without feedback (`b` of `order + 1` taps): `y`, and `zf` when `zi` is
-/// given.
+/// SciPy's convolution path (`a = [1]`, `b` of `order + 1` taps): `y`, and `zf` when
+/// `zi` is given.
 pub(super) fn fir(
     src: &Array,
     geom: Geometry,

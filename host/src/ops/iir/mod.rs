@@ -9,10 +9,10 @@
 //! shape and, when initial states were given, the final states `zf` of `zi`'s shape
 //! (the input's with the filtered axis replaced by the state count).
 //!
-//! Engines (`engines.rs`): a filter without feedback runs as a direct sum per output;
-//! an order above `MAX_STATES` with feedback as a thread per line with its states in
-//! global memory; every other filter in registers, a thread per line, or, for a few
-//! long lines, as the chunk scan of `kernels/src/iir/chunks.rs` ([`chunked`] decides).
+//! Engines (`engines.rs`): SciPy's convolution path (`a = [1]`) runs as a direct sum per
+//! output; an order above `MAX_STATES` as a thread per line with its states in global
+//! memory; every other filter in registers, a thread per line, or, for a few long lines,
+//! as the chunk scan of `kernels/src/iir/chunks.rs` ([`chunked`] decides).
 
 /// The coefficients' type: NumPy's complex128 (real filters leave `im` zero).
 pub use gpupy_kernels::dtype::c128;
@@ -30,7 +30,6 @@ mod geometry;
 
 use geometry::{Chunked, Geometry, Group};
 
-const ZERO: c128 = c128::new(0.0, 0.0);
 const ONE: c128 = c128::new(1.0, 0.0);
 
 /// `x` as a C-contiguous array of `dtype` (itself when it already is one).
@@ -97,10 +96,15 @@ fn prepare(
     Ok((as_contiguous(x, compute)?, zi))
 }
 
-/// SciPy's `lfilter` of `x` along `axis` with `b` and `a` (normalized: `a[0] = 1`; both
-/// of length `order + 1`, the shorter padded with zeros), from the initial states `zi`
-/// (the input's shape with `axis` replaced by `order`) or from rest, in `compute`.
-/// Returns `y` and, when `zi` was given, `zf`.
+/// SciPy's `lfilter` of `x` along `axis` with `b` and `a` (normalized: `a[0] = 1`), from
+/// the initial states `zi` (the input's shape with `axis` replaced by `order`) or from
+/// rest, in `compute`. Returns `y` and, when `zi` was given, `zf`.
+///
+/// `a = [1]` is SciPy's convolution path (`order = len(b) - 1`): a sum of taps per
+/// output, which keeps a NaN or infinity of the input local. Otherwise `b` and `a` have
+/// one length, `order + 1` (the shorter padded with zeros), and the recursion runs even
+/// where `a[1:]` is all zero, as in SciPy, whose `0 * NaN` carries a NaN to every later
+/// sample.
 pub fn lfilter(
     x: &Array,
     axis: usize,
@@ -109,9 +113,10 @@ pub fn lfilter(
     zi: Option<&Array>,
     compute: DType,
 ) -> Result<(Array, Option<Array>)> {
-    if b.is_empty() || b.len() != a.len() {
+    let convolution = a.len() == 1;
+    if b.is_empty() || !(convolution || b.len() == a.len()) {
         return Err(Error::Value(format!(
-            "lfilter needs coefficient vectors of one nonzero length, got {} and {}",
+            "lfilter needs a = [1] or coefficient vectors of one nonzero length, got {} and {}",
             b.len(),
             a.len()
         )));
@@ -128,10 +133,8 @@ pub fn lfilter(
     if let Some(done) = trivial(&src, geom, zi.as_ref(), &zf_shape)? {
         return Ok(done);
     }
-    let feedback = a[1..].iter().any(|&v| v != ZERO);
-    if !feedback {
-        let zf = engines::fir(&src, geom, b, zi.as_ref(), &zf_shape)?;
-        return Ok((zf.0, zf.1));
+    if convolution {
+        return engines::fir(&src, geom, b, zi.as_ref(), &zf_shape);
     }
     match Shape::for_order(order) {
         None => engines::scratch(&src, geom, b, a, zi.as_ref(), &zf_shape),
@@ -145,7 +148,7 @@ pub fn lfilter(
                 zfirst: 0,
                 zcount: order,
             };
-            run_groups(&src, geom, &[group], true, zi.as_ref(), &zf_shape, order)
+            run_groups(&src, geom, &[group], zi.as_ref(), &zf_shape, order)
         }
     }
 }
@@ -203,18 +206,7 @@ pub fn sosfilt(
             zcount: 2 * chunk.len(),
         });
     }
-    // Sections without feedback keep a NaN local, as SciPy's loop does: the chunk scan
-    // would carry it (0 * NaN) into every later chunk, so such cascades stay on lines.
-    let feedback = sos.iter().any(|s| s[4] != ZERO || s[5] != ZERO);
-    run_groups(
-        &src,
-        geom,
-        &groups,
-        feedback,
-        zi.as_ref(),
-        &zf_shape,
-        states,
-    )
+    run_groups(&src, geom, &groups, zi.as_ref(), &zf_shape, states)
 }
 
 /// The result of a filter over no samples or no lines: an empty `y` of the input's
@@ -248,21 +240,27 @@ fn trivial(
 /// chunk scan spreads every line over the whole GPU at about one and a half times the
 /// memory traffic plus three launches (some 15 us). Lines of 2048 samples and more, no
 /// more than 32 per multiprocessor (about a quarter block each), are where the scan
-/// wins by that model; `benchmarks/bench_iir.py` measures both sides of it.
+/// wins by that model; `benchmarks/bench_iir.py` measures both sides of it, forcing one
+/// engine with `GPUPY_IIR_ENGINE=lines` or `=chunks` (the chunk plan's own conditions,
+/// `chunks::choose`, still apply).
 fn chunked(device: &Device, lines: usize, len: usize) -> bool {
+    match std::env::var("GPUPY_IIR_ENGINE").as_deref() {
+        Ok("lines") => return false,
+        Ok("chunks") => return true,
+        _ => {}
+    }
     let sms = device.props.multi_processor_count.max(1) as usize;
     lines <= 32 * sms && len >= 2048
 }
 
 /// Runs the register engines: each group in turn (the first from `src`, the rest in
-/// place on the output), on lines or, when `allow_chunks` and [`chunked`] agree and
-/// every group has a chunk plan, as the chunk scan (over a transposed copy when the
-/// lines are not contiguous).
+/// place on the output), on lines or, when [`chunked`] says so and every group has a
+/// chunk plan, as the chunk scan (over a transposed copy when the lines are not
+/// contiguous).
 fn run_groups(
     src: &Array,
     geom: Geometry,
     groups: &[Group],
-    allow_chunks: bool,
     zi: Option<&Array>,
     zf_shape: &[usize],
     zdim: usize,
@@ -271,7 +269,7 @@ fn run_groups(
     let want_zf = zi.is_some();
     // Every group's chunk plan, when the scan suits the lines and every group's
     // recursion is well enough conditioned for it (`chunks::choose`).
-    let plans: Option<Vec<Chunked>> = if allow_chunks && chunked(device, geom.lines(), geom.len) {
+    let plans: Option<Vec<Chunked>> = if chunked(device, geom.lines(), geom.len) {
         groups
             .iter()
             .map(|g| {

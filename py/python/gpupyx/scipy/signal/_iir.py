@@ -154,15 +154,17 @@ def _lfilter_iir(b, a, x, axis, zi):
     # SciPy pads both to one length and divides by a[0] in the compute type.
     b = numpy.concatenate([b, numpy.zeros(states + 1 - len(b), dtype)])
     a = numpy.concatenate([a, numpy.zeros(states + 1 - len(a), dtype)])
-    a0 = a[0]
-    return _run_lfilter(x, b / a0, a / a0, axis, zi, dtype)
+    with numpy.errstate(divide="ignore", invalid="ignore"):  # C divides without warnings
+        b, a = b / a[0], a / a[0]
+    return _run_lfilter(x, b, a, axis, zi, dtype)
 
 
 def _run_lfilter(x, b, a, axis, zi, dtype):
     """The kernels' filter of `x` by `b` and `a` already divided by ``a[0]`` (whose own
     quotient is 1 by definition: a NaN from dividing by -0.0 stays in the other
-    coefficients, as in SciPy's loop)."""
-    a = numpy.concatenate([a, numpy.zeros(len(b) - len(a), a.dtype)])
+    coefficients, as in SciPy's loop). ``a = [1]`` is SciPy's convolution path; any
+    longer `a` has `b`'s length."""
+    a = a.copy()
     a[0] = 1
     y, zf = _gpupy._lfilter(x, _pairs(b, dtype), _pairs(a, dtype), axis, zi, _compute(dtype))
     return y if zi is None else (y, zf)
