@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 import numpy
 
+import gpupy as gp
 from gpupy import _gpupy
 from gpupyx.scipy.ndimage._filters import _expand_footprint, _expand_origin, _Passes
 from gpupyx.scipy.ndimage._util import (
@@ -73,10 +74,6 @@ def _kernel_cval(cval, input_dtype, stored):
         with numpy.errstate(invalid="ignore", over="ignore"):
             if dtype.kind == "b":
                 c = float(bool(c))
-            elif dtype == numpy.uint64:
-                # SciPy (x86-64) stores a negative double into uint64 as 0, a value in
-                # range by truncation.
-                c = numpy.uint64(0) if c < 0 else numpy.array(c).astype(numpy.uint64)[()]
             elif dtype.kind in "iu":
                 c = numpy.array(c).astype(numpy.int64).astype(dtype)[()]
             else:
@@ -105,10 +102,26 @@ def _line_offsets(ndim, axis, size, origin):
     return offsets.tolist()
 
 
+def _through_double(result, input_dtype, cval, mode):
+    """SciPy's minimum/maximum filters pass each result through a double before storing
+    it: a uint64 ``cval`` stored from a negative number (2**64 - 7 for -7) becomes 2**64
+    there and is stored as 0 (x86-64's conversion). Data values below 2**53 are exact
+    either way, so only a constant border's huge ``cval`` needs the round trip."""
+    if numpy.dtype(input_dtype) != numpy.uint64 or mode_code(mode) != 1:
+        return result
+    with numpy.errstate(invalid="ignore", over="ignore"):
+        c = int(numpy.array(_cval(cval)).astype(numpy.int64).astype(numpy.uint64)[()])
+    if c < 2**53:
+        return result
+    wide = result.astype(numpy.float64)
+    return gp.where(wide >= 2.0**64, 0, wide).astype(numpy.uint64)
+
+
 def _extreme(x, offsets, maximum, mode, cval):
     """The minimum or maximum filter of real `x` over `offsets`, in its order dtype."""
-    return _gpupy._extreme(x, offsets, maximum, mode_code(mode), _kernel_cval(cval, x.dtype, True),
-                           order_dtype(x.dtype))
+    r = _gpupy._extreme(x, offsets, maximum, mode_code(mode), _kernel_cval(cval, x.dtype, True),
+                        order_dtype(x.dtype))
+    return _through_double(r, x.dtype, cval, mode)
 
 
 def _min_or_max_filter1d(input, size, axis, output, mode, cval, origin, maximum):
