@@ -3,8 +3,8 @@
 
 use crate::registry::{Arch, Module, ModuleSpec};
 use crate::{
-    elementwise, fft, filters, histogram, iir, index, interpolate, linalg, matmul, measure,
-    random, reduce, scan, sort, sparse,
+    elementwise, fft, filters, histogram, iir, index, interpolate, linalg, matmul, measure, random,
+    reduce, scan, sort, sparse,
 };
 
 pub const MODULES: [ModuleSpec; crate::registry::MODULE_COUNT] = [

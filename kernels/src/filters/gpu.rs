@@ -475,15 +475,14 @@ unsafe fn order_tile<T: Order>(
     let tid = thread_idx();
     let (lane, thread_y) = (tid % TILE_W, tid / TILE_W);
     let (n, select) = (a.ntaps as usize, a.select as usize);
-    // SAFETY: per the contract.
-    unsafe {
-        store_column(out, g, tx, ty, z, |k| {
-            let base = tile.wrapping_add(((thread_y * ROWS + k) * t.cols + lane) as usize);
-            // SAFETY: q < ntaps; the tap's offset stays inside the staged tile.
-            let value = |q: usize| unsafe { *base.add(*offs.add(q) as usize) };
-            pick(&value, n, select)
-        })
+    let output = |k: u32| {
+        let base = tile.wrapping_add(((thread_y * ROWS + k) * t.cols + lane) as usize);
+        // SAFETY: q < ntaps; the tap's offset stays inside the staged tile.
+        let value = |q: usize| unsafe { *base.add(*offs.add(q) as usize) };
+        pick(&value, n, select)
     };
+    // SAFETY: per the contract.
+    unsafe { store_column(out, g, tx, ty, z, output) };
 }
 
 /// A thread's scratch for `select_strided`: its slots `stride` apart in `scratch`
