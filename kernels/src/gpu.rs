@@ -9,6 +9,7 @@
 use core::arch::asm;
 use core::arch::nvptx;
 
+use crate::dtype::{c64, c128};
 use crate::reduce::reduction::Words;
 
 core::arch::global_asm!(".extern .shared .align 16 .b8 gpupy_smem[];");
@@ -146,6 +147,37 @@ impl Shared for f64 {
         };
         v
     }
+}
+
+/// Complex values as one vector access of their two parts (`$part` the PTX type of a
+/// part, `$reg` its register class); aligned to the whole value.
+macro_rules! shared_complex {
+    ($($t:ident $part:literal $reg:ident $p:ty;)*) => { $(
+        impl Shared for $t {
+            #[inline(always)]
+            unsafe fn st_shared(addr: u32, v: $t) {
+                // SAFETY: per the trait contract.
+                unsafe {
+                    asm!(concat!("st.shared.v2.", $part, " [{a}], {{{x}, {y}}};"), a = in(reg32) addr,
+                         x = in($reg) v.re, y = in($reg) v.im, options(nostack))
+                }
+            }
+            #[inline(always)]
+            unsafe fn ld_shared(addr: u32) -> $t {
+                let (re, im): ($p, $p);
+                // SAFETY: per the trait contract.
+                unsafe {
+                    asm!(concat!("ld.shared.v2.", $part, " {{{x}, {y}}}, [{a}];"), a = in(reg32) addr,
+                         x = out($reg) re, y = out($reg) im, options(nostack, readonly))
+                };
+                $t::new(re, im)
+            }
+        }
+    )* };
+}
+shared_complex! {
+    c64 "f32" reg32 f32;
+    c128 "f64" reg64 f64;
 }
 
 impl Shared for u64 {

@@ -12,15 +12,9 @@ use super::{ChunkArgs, FirArgs, LineArgs, ScratchArgs, tile};
 use crate::dtype::{c64, c128};
 use crate::gpu::{Shared, block_idx, grid_stride, smem_addr, sync_threads, thread_idx};
 
-/// Samples and states staged in shared memory.
-trait Staged: Sample {
-    /// # Safety
-    /// `addr` is a shared-window address aligned for `Self`, inside the launch's dynamic
-    /// shared memory.
-    unsafe fn st(addr: u32, v: Self);
-    /// # Safety
-    /// As for `st`.
-    unsafe fn ld(addr: u32) -> Self;
+/// Samples and states staged in shared memory (`Shared`), and read from the chunk
+/// tables.
+trait Staged: Sample + Shared {
     /// A load from global memory that the compiler keeps where it is written: the chunk
     /// tables' matrices are read inside loops, and hoisted out of them they would take
     /// `S * K` squared registers.
@@ -31,112 +25,46 @@ trait Staged: Sample {
     unsafe fn ld_table(p: *const Self) -> Self;
 }
 
-/// `ld.global.nc` of one or two values into registers (`$reg`), not marked `pure`.
-macro_rules! ld_table {
-    ($p:expr, $ptx:literal, $reg:ident, $t:ty) => {{
-        let v: $t;
-        // SAFETY: per the trait contract.
-        unsafe {
-            asm!(concat!("ld.global.nc.", $ptx, " {v}, [{p}];"), p = in(reg64) $p, v = out($reg) v,
-                 options(nostack, readonly))
-        };
-        v
-    }};
-    ($p:expr, $ptx:literal, $reg:ident, $t:ty, pair) => {{
-        let (re, im): ($t, $t);
-        // SAFETY: per the trait contract.
-        unsafe {
-            asm!(concat!("ld.global.nc.v2.", $ptx, " {{{x}, {y}}}, [{p}];"), p = in(reg64) $p,
-                 x = out($reg) re, y = out($reg) im, options(nostack, readonly))
-        };
-        (re, im)
-    }};
-}
-
-impl Staged for f32 {
-    #[inline(always)]
-    unsafe fn st(addr: u32, v: f32) {
-        // SAFETY: per the trait contract.
-        unsafe { <f32 as Shared>::st_shared(addr, v) }
-    }
-    #[inline(always)]
-    unsafe fn ld(addr: u32) -> f32 {
-        // SAFETY: per the trait contract.
-        unsafe { <f32 as Shared>::ld_shared(addr) }
-    }
-    #[inline(always)]
-    unsafe fn ld_table(p: *const f32) -> f32 {
-        ld_table!(p, "f32", reg32, f32)
-    }
-}
-
-impl Staged for f64 {
-    #[inline(always)]
-    unsafe fn st(addr: u32, v: f64) {
-        // SAFETY: per the trait contract.
-        unsafe { <f64 as Shared>::st_shared(addr, v) }
-    }
-    #[inline(always)]
-    unsafe fn ld(addr: u32) -> f64 {
-        // SAFETY: per the trait contract.
-        unsafe { <f64 as Shared>::ld_shared(addr) }
-    }
-    #[inline(always)]
-    unsafe fn ld_table(p: *const f64) -> f64 {
-        ld_table!(p, "f64", reg64, f64)
-    }
-}
-
-impl Staged for c64 {
-    #[inline(always)]
-    unsafe fn st(addr: u32, v: c64) {
-        // SAFETY: per the trait contract (8-byte aligned).
-        unsafe {
-            asm!("st.shared.v2.f32 [{a}], {{{x}, {y}}};", a = in(reg32) addr, x = in(reg32) v.re,
-                 y = in(reg32) v.im, options(nostack))
+/// `Staged` for a real type (`$ptx` its PTX type, `$reg` its register class) or, with
+/// `pair`, a complex type of two such parts: one `ld.global.nc` (a `.v2` for a pair),
+/// not marked `pure`.
+macro_rules! staged {
+    ($($t:ident $ptx:literal $reg:ident;)*) => { $(
+        impl Staged for $t {
+            #[inline(always)]
+            unsafe fn ld_table(p: *const $t) -> $t {
+                let v: $t;
+                // SAFETY: per the trait contract.
+                unsafe {
+                    asm!(concat!("ld.global.nc.", $ptx, " {v}, [{p}];"), p = in(reg64) p,
+                         v = out($reg) v, options(nostack, readonly))
+                };
+                v
+            }
         }
-    }
-    #[inline(always)]
-    unsafe fn ld(addr: u32) -> c64 {
-        let (re, im): (f32, f32);
-        // SAFETY: per the trait contract.
-        unsafe {
-            asm!("ld.shared.v2.f32 {{{x}, {y}}}, [{a}];", a = in(reg32) addr, x = out(reg32) re,
-                 y = out(reg32) im, options(nostack, readonly))
-        };
-        c64::new(re, im)
-    }
-    #[inline(always)]
-    unsafe fn ld_table(p: *const c64) -> c64 {
-        let (re, im) = ld_table!(p, "f32", reg32, f32, pair);
-        c64::new(re, im)
-    }
-}
-
-impl Staged for c128 {
-    #[inline(always)]
-    unsafe fn st(addr: u32, v: c128) {
-        // SAFETY: per the trait contract (16-byte aligned).
-        unsafe {
-            asm!("st.shared.v2.f64 [{a}], {{{x}, {y}}};", a = in(reg32) addr, x = in(reg64) v.re,
-                 y = in(reg64) v.im, options(nostack))
+    )* };
+    ($($t:ident $ptx:literal $reg:ident $part:ty, pair;)*) => { $(
+        impl Staged for $t {
+            #[inline(always)]
+            unsafe fn ld_table(p: *const $t) -> $t {
+                let (re, im): ($part, $part);
+                // SAFETY: per the trait contract.
+                unsafe {
+                    asm!(concat!("ld.global.nc.v2.", $ptx, " {{{x}, {y}}}, [{p}];"), p = in(reg64) p,
+                         x = out($reg) re, y = out($reg) im, options(nostack, readonly))
+                };
+                $t::new(re, im)
+            }
         }
-    }
-    #[inline(always)]
-    unsafe fn ld(addr: u32) -> c128 {
-        let (re, im): (f64, f64);
-        // SAFETY: per the trait contract.
-        unsafe {
-            asm!("ld.shared.v2.f64 {{{x}, {y}}}, [{a}];", a = in(reg32) addr, x = out(reg64) re,
-                 y = out(reg64) im, options(nostack, readonly))
-        };
-        c128::new(re, im)
-    }
-    #[inline(always)]
-    unsafe fn ld_table(p: *const c128) -> c128 {
-        let (re, im) = ld_table!(p, "f64", reg64, f64, pair);
-        c128::new(re, im)
-    }
+    )* };
+}
+staged! {
+    f32 "f32" reg32;
+    f64 "f64" reg64;
+}
+staged! {
+    c64 "f32" reg32 f32, pair;
+    c128 "f64" reg64 f64, pair;
 }
 
 /// Matrix `k` of a chunk table of `d` states (`chunks::table`), read in place.
@@ -209,7 +137,7 @@ unsafe fn walk<T: Staged, const S: usize, const K: usize>(
                 // SAFETY: the sample is inside row r (the caller's contract); the slot
                 // is inside the tile.
                 unsafe {
-                    T::st(
+                    T::st_shared(
                         slot::<T>(r * pitch + col),
                         *x.add((rows.start(r) + t0) as usize + col),
                     )
@@ -222,7 +150,7 @@ unsafe fn walk<T: Staged, const S: usize, const K: usize>(
         for col in 0..n {
             let at = slot::<T>(tid * pitch + col);
             // SAFETY: this thread's slots of the tile, loaded above.
-            unsafe { T::st(at, step::<T, S, K>(c, nsec, z, T::ld(at))) };
+            unsafe { T::st_shared(at, step::<T, S, K>(c, nsec, z, T::ld_shared(at))) };
         }
         sync_threads();
         if !y.is_null() {
@@ -233,7 +161,7 @@ unsafe fn walk<T: Staged, const S: usize, const K: usize>(
                     // SAFETY: as for the load.
                     unsafe {
                         *y.add((rows.start(r) + t0) as usize + col) =
-                            T::ld(slot::<T>(r * pitch + col))
+                            T::ld_shared(slot::<T>(r * pitch + col))
                     };
                 }
                 e += BLOCK;
@@ -263,14 +191,14 @@ unsafe fn block_scan<T: Staged, const S: usize, const K: usize>(
     let put = |v: &States<T>| {
         each!(i in 0..S * K => {
             // SAFETY: i * BLOCK + tid < BLOCK * S * K.
-            unsafe { T::st(slot::<T>(i * BLOCK + tid), v[i]) };
+            unsafe { T::st_shared(slot::<T>(i * BLOCK + tid), v[i]) };
         });
     };
     let get = |t: usize| {
         let mut w = zero;
         each!(i in 0..S * K => {
             // SAFETY: as above, t < BLOCK.
-            w[i] = unsafe { T::ld(slot::<T>(i * BLOCK + t)) };
+            w[i] = unsafe { T::ld_shared(slot::<T>(i * BLOCK + t)) };
         });
         w
     };
