@@ -12,7 +12,8 @@ GPU: the cases of issue #20's "Speed" section.
   (wall time to the same tolerance, when ``gpupyx.scipy.sparse.linalg`` is present).
 
 GPU times are CUDA events around each call (gpupy's and CuPy's own), after warm-up,
-the median of the repetitions; ``cg`` is wall time with a synchronize.
+the median of the repetitions; ``cg`` is wall time with a synchronize (the median of
+three solves after one warm-up).
 
     python benchmarks/bench_sparse.py            # the issue's sizes
     python benchmarks/bench_sparse.py --quick    # 1/16 of the rows, fewer repetitions
@@ -105,6 +106,17 @@ def row(name, dtype, g, c, extra=""):
     print(f"{name:34} {np.dtype(dtype).name:8} {g:9.3f} {cs} {ratio} {extra}")
 
 
+def wall_ms(run, reps=3):
+    """Median wall milliseconds of `run()` (which synchronizes) after one warm-up."""
+    run()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - t) * 1e3)
+    return float(np.median(times))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -188,10 +200,7 @@ def main():
             gp.cuda.Device().synchronize()
             return info
 
-        run_g()
-        t = time.perf_counter()
-        run_g()
-        g = (time.perf_counter() - t) * 1e3
+        g = wall_ms(run_g)
         c = None
         if csp is not None:
             from cupyx.scipy.sparse.linalg import cg as ccg
@@ -205,10 +214,7 @@ def main():
                 cp.cuda.Device().synchronize()
                 return info
 
-            run_c()
-            t = time.perf_counter()
-            run_c()
-            c = (time.perf_counter() - t) * 1e3
+            c = wall_ms(run_c)
         row(f"cg Poisson ({pm[3][0]} rows, rtol {tol:g})", dtype, g, c, "(wall ms)")
 
 

@@ -557,6 +557,29 @@ def test_long_inner_dimension_split_k(rng, dtype, shapes):
     assert_product_close(b.T @ a.T, y.T, x.T)
 
 
+@pytest.mark.parametrize("n", [4096, 4097, 65537, 1_000_003])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128],
+                         ids=dtype_id)
+def test_long_vector_dot_by_reduction(rng, dtype, n):
+    """One inner product of long vectors (``x @ y``, ``dot``, ``vdot``, a (1, n) @ (n, 1)
+    product), contiguous, strided and reversed: an elementwise product and a sum
+    reduction (the "dot" path) within the product bound of ``compare``."""
+    x, y = random_array(rng, (2 * n,), dtype), random_array(rng, (2 * n,), dtype)
+    a, b = gp.asarray(x), gp.asarray(y)
+    cases = [(a[:n], b[:n], x[:n], y[:n]), (a[::2], b[1::2], x[::2], y[1::2]),
+             (a[::-2], b[n - 1::-1], x[::-2], y[n - 1::-1])]
+    for ga, gb, xa, yb in cases:
+        assert_product_close(ga @ gb, xa, yb)
+        if dtype != np.float16:
+            assert gp.config.matmul_path() == "dot"
+        assert_product_close(gp.dot(ga, gb), xa, yb, product=np.dot)
+        assert_product_close(ga[None, :] @ gb[:, None], xa[None, :], yb[:, None])
+    if np.dtype(dtype).kind == "c":
+        # vdot conjugates the first operand: the same product of conj(x) and y.
+        got = gp.vdot(a[:n], b[:n])
+        assert_product_close(got, np.conj(x[:n]), y[:n], product=np.dot)
+
+
 # --- out= ----------------------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@
 //! Row `i`'s table holds [`table_size`] of its upper bound `ub` (the number of products,
 //! `sum_p len(B row p)`) slots: a power of two at least twice `ub`, so linear probing
 //! from a multiplicative hash ([`Key::home`]) meets an empty slot within a few probes.
-//! A warp builds it, its 32 lanes taking the products in turn ([`lane_pairs`]): a key
+//! A warp builds it, its 32 lanes taking the products in turn ([`chunk_pairs`]): a key
 //! is inserted by compare-and-swap ([`insert`]), a value added atomically. Tables of up
 //! to the launch's `warp_slots` live in the warp's share of shared memory, larger ones
 //! in global scratch the host lays out from the bounds.
@@ -127,33 +127,62 @@ pub fn rank<K: Key, V>(t: &impl Slots<K, V>, size: u64, key: K) -> u64 {
     r
 }
 
+/// Entries of a row of `A` that a warp takes at once: lane `l` reads entry `l` of the
+/// chunk and the bounds of its row of `B` (one round of loads for the whole chunk,
+/// instead of a chain of dependent loads entry after entry).
+pub const PAIR_CHUNK: u64 = 32;
+
+/// The entry owning product `k` of a chunk whose entries' inclusive product counts are
+/// `incl(0)..incl(31)` (non-decreasing; entries past the chunk's end repeat the total):
+/// the number of entries whose products end at or before `k`, found in five halvings.
+/// On the GPU each probe of `incl` is a shuffle from that lane, which every lane takes.
+#[inline(always)]
+pub fn owner(k: u64, incl: impl Fn(u64) -> u64) -> u64 {
+    let mut j = 0;
+    let mut step = PAIR_CHUNK / 2;
+    while step > 0 {
+        if incl(j + step - 1) <= k {
+            j += step;
+        }
+        step /= 2;
+    }
+    j
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
 /// Calls `f(p, q)` for lane `lane`'s share of the products of one row of `A` (entries
 /// `a_start..a_end`): entry `p` of `A`'s row times entry `q` of row `b_row(p)` of `B`
-/// (`None` for a column outside `B`'s rows). The products are numbered in order, `p`
-/// by `p`, and product `k` goes to lane `k % lanes`, so every lane has work whether
-/// `B`'s rows are short or long.
-#[inline(always)]
-pub fn lane_pairs(
+/// (`None` for a column outside `B`'s rows), as the GPU's warp walks them: the row in
+/// chunks of `PAIR_CHUNK` entries; in a chunk, the products numbered entry by entry and
+/// product `k` taken by lane `k % 32` (found through [`owner`]), so every lane has work
+/// whether `B`'s rows are short or long.
+pub fn chunk_pairs(
     lane: u64,
-    lanes: u64,
     (a_start, a_end): (u64, u64),
     b_row: impl Fn(u64) -> Option<(u64, u64)>,
     mut f: impl FnMut(u64, u64),
 ) {
-    // The number of the first product of entry p, modulo `lanes`.
-    let mut phase = 0u64;
-    let mut p = a_start;
-    while p < a_end {
-        if let Some((bs, be)) = b_row(p) {
-            // The first q of this lane: (phase + q - bs) % lanes == lane.
-            let mut q = bs + (lane + lanes - phase) % lanes;
-            while q < be {
-                f(p, q);
-                q += lanes;
+    let mut chunk = a_start;
+    while chunk < a_end {
+        let (mut starts, mut incl, mut total) = ([0u64; 32], [0u64; 32], 0u64);
+        for l in 0..PAIR_CHUNK as usize {
+            let p = chunk + l as u64;
+            if p < a_end
+                && let Some((bs, be)) = b_row(p)
+            {
+                starts[l] = bs;
+                total += be - bs;
             }
-            phase = (phase + (be - bs)) % lanes;
+            incl[l] = total;
         }
-        p += 1;
+        let mut k = lane;
+        while k < total {
+            let j = owner(k, |i| incl[i as usize]) as usize;
+            let before = if j == 0 { 0 } else { incl[j - 1] };
+            f(chunk + j as u64, starts[j] + (k - before));
+            k += 32;
+        }
+        chunk += PAIR_CHUNK;
     }
 }
 
@@ -221,7 +250,7 @@ mod tests {
         };
         let (mut count, mut visited) = (0, 0);
         for lane in 0..32 {
-            lane_pairs(lane, 32, range, b_row, |p, q| {
+            chunk_pairs(lane, range, b_row, |p, q| {
                 visited += 1;
                 let (s, new) = insert(&t, size - 1, u32::of(b.1[q as usize])).unwrap();
                 count += new as u64;
@@ -263,6 +292,22 @@ mod tests {
                 // Small integers: sums are exact in any order.
                 assert_eq!(hashed_row(&a, &b, i), want, "row {i}");
             }
+        }
+    }
+
+    #[test]
+    fn owners_are_the_entries_whose_products_cover_k() {
+        // Entries of 3, 0, 5, 1 products, then the chunk's end (the total repeated).
+        let mut incl = [9u64; 32];
+        incl[..4].copy_from_slice(&[3, 3, 8, 9]);
+        let want = [0, 0, 0, 2, 2, 2, 2, 2, 3];
+        for (k, &j) in want.iter().enumerate() {
+            assert_eq!(owner(k as u64, |i| incl[i as usize]), j, "product {k}");
+        }
+        // A full chunk of one product each: product k is entry k.
+        let ones: Vec<u64> = (1..=32).collect();
+        for k in 0..32 {
+            assert_eq!(owner(k, |i| ones[i as usize]), k);
         }
     }
 

@@ -106,22 +106,27 @@ pub fn spmv<V: Value>(indptr: &[u64], indices: &[u64], data: &[V], x: &[V], item
     y
 }
 
-/// Byte offsets of the merge-path kernel's shared memory: the tile's coordinates (four
-/// u64), its row ends (`MERGE_TILE + 1` u64), its products (`MERGE_TILE` values), the
-/// threads' carry rows (u64) and carry sums (values).
-pub const fn merge_layout(value_bytes: u32) -> [u32; 5] {
-    let coords = 0;
-    let ends = 32;
+/// Byte offsets of the merge-path kernel's shared memory: its row ends (`MERGE_TILE +
+/// 1` u64), its products (`MERGE_TILE` values), the threads' carry rows (u64) and carry
+/// sums (values). (The tile's splits come from the search pass, in global memory.)
+pub const fn merge_layout(value_bytes: u32) -> [u32; 4] {
+    let ends = 0;
     let prods = ends + 8 * (MERGE_TILE as u32 + 1);
     let prods = prods.next_multiple_of(16);
     let carry_rows = prods + value_bytes * MERGE_TILE as u32;
     let carry_vals = carry_rows + 8 * MERGE_THREADS;
-    [coords, ends, prods, carry_rows, carry_vals]
+    [ends, prods, carry_rows, carry_vals]
 }
 
 /// Shared bytes of the merge-path kernel for values of `value_bytes` bytes.
 pub const fn merge_shared_bytes(value_bytes: u32) -> u32 {
-    merge_layout(value_bytes)[4] + value_bytes * MERGE_THREADS
+    merge_layout(value_bytes)[3] + value_bytes * MERGE_THREADS
+}
+
+/// Splits the search pass writes for `rows + nnz` merge steps: one per tile boundary,
+/// the last at the end of the merge.
+pub const fn merge_splits(rows: u64, nnz: u64) -> u64 {
+    (rows + nnz).div_ceil(MERGE_TILE) + 1
 }
 
 /// The total of the row `row` that a thread emits first, whose earlier part the
@@ -151,31 +156,67 @@ pub fn block_carry<V: Value>(threads: u64, carry: impl Fn(u64) -> (u64, V)) -> (
     (row, lookback(threads - 1, row, last, carry))
 }
 
-/// The fix-up of block `b`'s carry: when it opens a run of blocks that carried the same
-/// row (`rows` or more: none), the run's sum and that row; the GPU adds it to `y[row]`,
-/// which the block where the row ends wrote.
+/// Lanes of the fix-up: a warp walks each run of blocks that carried one row.
+pub const FIXUP_LANES: u64 = 32;
+
+/// The row whose run of carries block `b` opens: `b` carried a row (below `rows`) that
+/// the block before it did not. The GPU adds the run's sum to `y[row]`, which the block
+/// where the row ends wrote.
 #[inline(always)]
-pub fn fixup<V: Value>(
+pub fn opens_run<V: Value>(b: u64, rows: u64, carry: impl Fn(u64) -> (u64, V)) -> Option<u64> {
+    let row = carry(b).0;
+    (row < rows && (b == 0 || carry(b - 1).0 != row)).then_some(row)
+}
+
+/// Lane `lane`'s share of the run that block `b` opens on `row`: the carries of blocks
+/// `b + lane`, `b + lane + lanes`, ... while they carry `row`. Blocks' carry rows never
+/// decrease, so the run is contiguous and each lane may stop at its first other row: a
+/// row of a million entries spans a thousand blocks, which one thread would read one
+/// after another and lanes read side by side.
+#[inline(always)]
+pub fn run_share<V: Value>(
     b: u64,
+    lane: u64,
+    lanes: u64,
     blocks: u64,
-    rows: u64,
+    row: u64,
     carry: impl Fn(u64) -> (u64, V),
-) -> Option<(u64, V)> {
-    let (row, first) = carry(b);
-    if row >= rows || (b > 0 && carry(b - 1).0 == row) {
-        return None;
-    }
-    let mut sum = first;
-    let mut k = b + 1;
+) -> V {
+    let mut sum = V::ZERO;
+    let mut k = b + lane;
     while k < blocks {
         let (r, v) = carry(k);
         if r != row {
             break;
         }
         sum = sum.add(v);
-        k += 1;
+        k += lanes;
     }
-    Some((row, sum))
+    sum
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+/// The fix-up of block `b` as the GPU computes it: when `b` opens a run, that row and
+/// the sum of the lanes' shares, combined in the order of a warp's butterfly (lane `l`
+/// adds lane `l + width` for widths 16, 8, ..., 1).
+pub fn fixup<V: Value>(
+    b: u64,
+    blocks: u64,
+    rows: u64,
+    carry: impl Fn(u64) -> (u64, V),
+) -> Option<(u64, V)> {
+    let row = opens_run(b, rows, &carry)?;
+    let mut part: Vec<V> = (0..FIXUP_LANES)
+        .map(|l| run_share(b, l, FIXUP_LANES, blocks, row, &carry))
+        .collect();
+    let mut width = part.len();
+    while width > 1 {
+        width /= 2;
+        for l in 0..width {
+            part[l] = part[l].add(part[l + width]);
+        }
+    }
+    Some((row, part[0]))
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
@@ -340,6 +381,23 @@ pub(crate) mod tests {
                     "{rows} rows, blocks of {threads} x {items}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_row_over_many_blocks_is_summed_by_the_fixup_lanes() {
+        // One row over 5000 / 12 = 417 blocks (13 rounds of the fix-up's 32 lanes),
+        // between short rows.
+        for (lead, n) in [(0u64, 5000u64), (3, 5000), (2, 31 * 12), (1, 33 * 12 + 5)] {
+            let mut indptr: Vec<u64> = (0..=lead).collect();
+            indptr.push(lead + n);
+            indptr.push(lead + n + 1);
+            let nnz = lead + n + 1;
+            let indices: Vec<u64> = (0..nnz).map(|k| k % 97).collect();
+            let data: Vec<f64> = (0..nnz).map(|k| (k % 7) as f64 - 3.0).collect();
+            let x: Vec<f64> = (0..97).map(|k| (k % 5) as f64 - 2.0).collect();
+            let want = direct(&indptr, &indices, &data, &x);
+            assert_eq!(spmv_blocks(&indptr, &indices, &data, &x, 4, 3), want, "{lead} + {n}");
         }
     }
 

@@ -16,7 +16,7 @@
 //! - [`merge`]: elementwise operations of two matrices by merging sorted rows.
 //!
 //! The kernels (`gpu.rs`), by part (`Sp` is the common launch struct):
-//! - `spmv_lanes`, `spmv_merge` + `spmv_fixup`: `y = A x`;
+//! - `spmv_lanes`, `spmv_search` + `spmv_merge` + `spmv_fixup`: `y = A x`;
 //! - `spmm`: `Y = A X` for a C-contiguous `X` of `k` columns (lanes over columns);
 //! - `spmm_t`: `Y += A^T X` by atomic adds into a zeroed `Y` (CSC products: a CSC matrix
 //!   is the CSR of its transpose, so `csc @ x` is this kernel on the same arrays);
@@ -158,6 +158,7 @@ crate::module_parts! {
         /// By index type.
         Validate = crate::for_each_sparse_index!(type_names, "gpupy_sparse_validate_"),
         RowMax = crate::for_each_sparse_index!(type_names, "gpupy_sparse_row_max_"),
+        SpmvSearch = crate::for_each_sparse_index!(type_names, "gpupy_spmv_search_"),
         ExpandRows = crate::for_each_sparse_index!(type_names, "gpupy_expand_rows_"),
         SpgemmBound = crate::for_each_sparse_index!(type_names, "gpupy_spgemm_bound_"),
         SpgemmCount = crate::for_each_sparse_index!(type_names, "gpupy_spgemm_count_"),

@@ -26,7 +26,7 @@ static TF32: AtomicBool = AtomicBool::new(false);
 static LAST_PATH: AtomicU8 = AtomicU8::new(0);
 
 /// Kernel families, as `last_path` names them.
-pub const PATHS: [&str; 5] = ["none", "simt", "gemv", "mma", "wgmma"];
+pub const PATHS: [&str; 6] = ["none", "simt", "gemv", "mma", "wgmma", "dot"];
 
 pub(super) fn set_path(name: &str) {
     let i = PATHS.iter().position(|p| *p == name).unwrap_or(0);

@@ -374,6 +374,10 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     }
     let (ty, tiles) = SIMT_KINDS[kind];
     let float = matches!(ty, "f32" | "f64");
+    if m == 1 && n == 1 && count == 1 && k >= DOT_BY_REDUCTION && !ty.starts_with('u') {
+        set_path("dot");
+        return dot_by_reduction(&a, &b, out, k);
+    }
     if float && (n == 1 || m == 1) && k > 0 && !(m == 1 && n == 1 && count == 1) {
         set_path("gemv");
         return gemv(device, ty, &g, &ops, count);
@@ -419,6 +423,44 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     }
     let f = simt_kernel(kind, tile_index(tile))?;
     launch_tiles(device, f, Grid::of(tile), g, &ops, count)
+}
+
+/// From this length on, a single inner product (`x @ y`, `dot(x, y)` of vectors) is an
+/// elementwise product and a sum reduction: the GEMM tiles would give it one block (or
+/// split-K partials of a 128x128 tile that is almost all padding), while the reduction
+/// engine spreads the sum over the whole GPU. Shorter products stay one launch.
+const DOT_BY_REDUCTION: usize = 4096;
+
+/// `out (1 x 1) = a (1 x k) @ b (k x 1)` as `sum(a * b)`: the reduction engine's
+/// pairwise-by-block order, accumulated in the dtype's reduction accumulator.
+fn dot_by_reduction(a: &Array, b: &Array, out: &Array, k: usize) -> Result<()> {
+    let nd = a.ndim();
+    let line = |x: &Array, axis: usize| {
+        x.view(
+            Layout {
+                shape: vec![1, 1, k],
+                strides: vec![0, 0, x.layout().strides[axis]],
+                offset: x.layout().offset,
+            },
+            x.dtype(),
+        )
+    };
+    let (x, y) = (line(a, nd - 1)?, line(b, nd - 2)?);
+    let dtype = out.dtype();
+    let product = crate::ops::elementwise::binary(
+        crate::table::BinaryOp::Multiply,
+        dtype,
+        crate::ops::elementwise::Operand::Array(&x),
+        crate::ops::elementwise::Operand::Array(&y),
+        None,
+    )?;
+    let sum = crate::ops::reduce::reduce(
+        &product,
+        crate::table::ReduceOp::Sum,
+        &[2],
+        Default::default(),
+    )?;
+    copy_into(&sum, out)
 }
 
 /// The SIMT kernel of family `kind` for its tile `tile`.

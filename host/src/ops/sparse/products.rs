@@ -11,7 +11,9 @@
 //! memory and no conversion, at the cost of atomics on `y` and an order of additions
 //! that varies between runs (the results stay within the same rounding bound).
 
-use gpupy_kernels::sparse::merge_path::{MERGE_THREADS, MERGE_TILE, merge_shared_bytes};
+use gpupy_kernels::sparse::merge_path::{
+    FIXUP_LANES, MERGE_THREADS, MERGE_TILE, merge_shared_bytes, merge_splits,
+};
 use gpupy_kernels::sparse::rows::lanes_for;
 use gpupy_kernels::sparse::{Part, SPARSE_BLOCK};
 
@@ -112,12 +114,23 @@ pub fn spmv(m: &Compressed, x: &Array, schedule: Schedule) -> Result<Array> {
             let blocks = (m.rows as u64 + m.nnz()).div_ceil(MERGE_TILE);
             let blocks32 = u32::try_from(blocks)
                 .map_err(|_| Error::Value("matrix too large for the merge-path SpMV".into()))?;
+            let splits = merge_splits(m.rows as u64, m.nnz());
+            let coords = Array::empty(device, &[2 * splits as usize], DType::UInt64)?;
+            // (a, indptr, coords): m's indptr is checked; coords holds two words per split.
+            Launch::new(device, index_kernel(Part::SpmvSearch, index)?)?
+                .grid(grid(device, splits))
+                .block(SPARSE_BLOCK)
+                .arg(m.sp(0, 0, 0))
+                .arg(m.indptr.data_ptr())
+                .arg(coords.data_ptr())
+                .run()?;
             let carry_rows = Array::empty(device, &[blocks as usize], DType::UInt64)?;
             let carry_vals = Array::empty(device, &[blocks as usize], v)?;
             let vbytes = v.itemsize() as u32;
-            // (a, indptr, indices, data, x, y, carry_rows, carry_vals): as above, one
-            // block of MERGE_THREADS per tile of MERGE_TILE merge steps with the kernel's
-            // shared layout; the carries hold one slot per block.
+            // (a, indptr, indices, data, x, y, coords, carry_rows, carry_vals): as above,
+            // one block of MERGE_THREADS per tile of MERGE_TILE merge steps with the
+            // kernel's shared layout; coords the search's splits; the carries hold one
+            // slot per block.
             Launch::new(device, pair_kernel(Part::SpmvMerge, v, index)?)?
                 .grid(blocks32)
                 .block(MERGE_THREADS)
@@ -128,15 +141,16 @@ pub fn spmv(m: &Compressed, x: &Array, schedule: Schedule) -> Result<Array> {
                 .arg(m.data.data_ptr())
                 .arg(x.data_ptr())
                 .arg(y.data_ptr())
+                .arg(coords.data_ptr())
                 .arg(carry_rows.data_ptr())
                 .arg(carry_vals.data_ptr())
                 .run()?;
             let fix = gpupy_kernels::sparse::by_value(Part::SpmvFixup, v as usize)
                 .ok_or_else(|| Error::Type(format!("no sparse kernel for {}", v.name())))?;
             // (blocks, rows, carry_rows, carry_vals, y): the carries the merge launch
-            // wrote, y its rows values.
+            // wrote, y its rows values; a warp per block.
             Launch::new(device, fix)?
-                .grid(grid(device, blocks))
+                .grid(grid(device, blocks * FIXUP_LANES))
                 .block(SPARSE_BLOCK)
                 .arg(blocks)
                 .arg(m.rows as u64)

@@ -11,7 +11,7 @@ mod structure;
 use crate::dtype::{c64, c128};
 use crate::sparse::{Merge2, Sp, Spgemm};
 use combine::{merge_count, merge_fill};
-use products::{spmm, spmm_t, spmv_fixup, spmv_lanes, spmv_merge};
+use products::{spmm, spmm_t, spmv_fixup, spmv_lanes, spmv_merge, spmv_search};
 use spgemm::{KeyOf, spgemm_bound, spgemm_count, spgemm_fill};
 use structure::{expand_rows, row_max, segment, to_dense, validate};
 
@@ -26,10 +26,10 @@ macro_rules! pair_entries {
             #[unsafe(export_name = concat!("gpupy_spmv_merge_", stringify!($v), "_", stringify!($i)))]
             unsafe extern "ptx-kernel" fn merge(
                 a: Sp, indptr: *const $i, indices: *const $i, data: *const $v, x: *const $v, y: *mut $v,
-                carry_rows: *mut u64, carry_vals: *mut $v,
+                coords: *const u64, carry_rows: *mut u64, carry_vals: *mut $v,
             ) {
                 // SAFETY: the host launches per spmv_merge's contract.
-                unsafe { spmv_merge::<$v, $i>(&a, indptr, indices, data, x, y, carry_rows, carry_vals) }
+                unsafe { spmv_merge::<$v, $i>(&a, indptr, indices, data, x, y, coords, carry_rows, carry_vals) }
             }
             #[unsafe(export_name = concat!("gpupy_spmm_", stringify!($v), "_", stringify!($i)))]
             unsafe extern "ptx-kernel" fn mm(a: Sp, indptr: *const $i, indices: *const $i, data: *const $v, x: *const $v, y: *mut $v) {
@@ -111,6 +111,11 @@ macro_rules! index_entries {
             unsafe extern "ptx-kernel" fn valid(a: Sp, indptr: *const $i, indices: *const $i, out: *mut u64) {
                 // SAFETY: the host launches per validate's contract.
                 unsafe { validate::<$i>(&a, indptr, indices, out) }
+            }
+            #[unsafe(export_name = concat!("gpupy_spmv_search_", stringify!($i)))]
+            unsafe extern "ptx-kernel" fn msearch(a: Sp, indptr: *const $i, coords: *mut u64) {
+                // SAFETY: the host launches per spmv_search's contract.
+                unsafe { spmv_search::<$i>(&a, indptr, coords) }
             }
             #[unsafe(export_name = concat!("gpupy_sparse_row_max_", stringify!($i)))]
             unsafe extern "ptx-kernel" fn longest(a: Sp, indptr: *const $i, out: *mut u64) {

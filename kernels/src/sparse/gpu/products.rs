@@ -8,8 +8,8 @@ use crate::gpu::{
 };
 use crate::sparse::Sp;
 use crate::sparse::merge_path::{
-    MERGE_ITEMS, MERGE_THREADS, MERGE_TILE, block_carry, consume, fixup, lookback, merge_layout,
-    search,
+    FIXUP_LANES, MERGE_ITEMS, MERGE_THREADS, MERGE_TILE, block_carry, consume, lookback,
+    merge_layout, merge_splits, opens_run, run_share, search,
 };
 use crate::sparse::value::{Index, Value, row_range};
 
@@ -54,14 +54,44 @@ pub(super) unsafe fn spmv_lanes<V: Value, I: Index>(
     });
 }
 
+/// The merge-path tiles' splits, a thread per split: `coords[2 s]`, `coords[2 s + 1]`
+/// = the split `(i, j)` of diagonal `min(s * MERGE_TILE, rows + nnz)`. A separate pass
+/// (as CUB's `DeviceSpmv` searches first): each search is a chain of ~log2(rows)
+/// dependent reads of `indptr`, which inside the SpMV kernel would hold a whole block.
+///
+/// # Safety
+/// `indptr` holds `a.rows + 1` indices; `coords` `2 * merge_splits(rows, nnz)` words.
+#[inline(always)]
+pub(super) unsafe fn spmv_search<I: Index>(a: &Sp, indptr: *const I, coords: *mut u64) {
+    let (rows, nnz) = (a.rows, a.nnz);
+    let total = rows + nnz;
+    // SAFETY: r < rows reads indptr[r + 1], inside its rows + 1.
+    let end = |r: u64| {
+        let e = unsafe { (*indptr.add(r as usize + 1)).bound() };
+        if e < nnz { e } else { nnz }
+    };
+    let (mut s, stride) = grid_stride();
+    while s < merge_splits(rows, nnz) {
+        let (i, j) = search((s * MERGE_TILE).min(total), rows, 0, nnz, end);
+        // SAFETY: s < merge_splits: two words per split.
+        unsafe {
+            *coords.add(2 * s as usize) = i;
+            *coords.add(2 * s as usize + 1) = j;
+        }
+        s += stride;
+    }
+}
+
 /// `y = A x` by merge path, one tile of `MERGE_TILE` merge steps per block: see
-/// `merge_path::spmv_blocks`, which this follows step for step. Block `b` leaves its
-/// carry in `carry_rows[b]`, `carry_vals[b]` for `spmv_fixup`.
+/// `merge_path::spmv_blocks`, which this follows step for step. Block `b` reads its
+/// tile's splits from `coords` (the search pass) and leaves its carry in
+/// `carry_rows[b]`, `carry_vals[b]` for `spmv_fixup`.
 ///
 /// # Safety
 /// As `spmv_lanes`, and: the grid has `ceil((rows + nnz) / MERGE_TILE)` blocks of
 /// `MERGE_THREADS` threads and `merge_shared_bytes(size_of V)` bytes of shared memory;
-/// `carry_rows`, `carry_vals` hold one slot per block.
+/// `coords` holds the search pass's splits; `carry_rows`, `carry_vals` hold one slot
+/// per block.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) unsafe fn spmv_merge<V: Value, I: Index>(
@@ -71,36 +101,28 @@ pub(super) unsafe fn spmv_merge<V: Value, I: Index>(
     data: *const V,
     x: *const V,
     y: *mut V,
+    coords: *const u64,
     carry_rows: *mut u64,
     carry_vals: *mut V,
 ) {
     let vbytes = core::mem::size_of::<V>() as u32;
-    let [coords, ends, prods, crow, cval] = merge_layout(vbytes);
+    let [ends, prods, crow, cval] = merge_layout(vbytes);
     let (t, b) = (thread_idx() as u64, block_idx() as u64);
     let (rows, nnz) = (a.rows, a.nnz);
-    let total = rows + nnz;
     // SAFETY (all closures): r < rows reads indptr[r + 1], inside its rows + 1.
     let end = |r: u64| {
         let e = unsafe { (*indptr.add(r as usize + 1)).bound() };
         if e < nnz { e } else { nnz }
     };
+    let total = rows + nnz;
     let (d0, d1) = (b * MERGE_TILE, ((b + 1) * MERGE_TILE).min(total));
-    if t < 2 {
-        let (i, j) = search(if t == 0 { d0 } else { d1 }, rows, 0, nnz, end);
-        // SAFETY: the four coordinate words are inside the launch's shared size.
-        unsafe {
-            u64::st_shared(smem_addr(coords + 16 * t as u32), i);
-            u64::st_shared(smem_addr(coords + 16 * t as u32 + 8), j);
-        }
-    }
-    sync_threads();
-    // SAFETY: as above.
+    // SAFETY: the search pass wrote splits b and b + 1 (merge_splits of them).
     let (i0, j0, i1, j1) = unsafe {
         (
-            u64::ld_shared(smem_addr(coords)),
-            u64::ld_shared(smem_addr(coords + 8)),
-            u64::ld_shared(smem_addr(coords + 16)),
-            u64::ld_shared(smem_addr(coords + 24)),
+            *coords.add(2 * b as usize),
+            *coords.add(2 * b as usize + 1),
+            *coords.add(2 * b as usize + 2),
+            *coords.add(2 * b as usize + 3),
         )
     };
     // A corrupt indptr (not non-decreasing) can make the splits cross; an empty tile
@@ -194,11 +216,12 @@ pub(super) unsafe fn spmv_merge<V: Value, I: Index>(
     }
 }
 
-/// Adds the merge-path blocks' carries to `y` (a thread per block).
+/// Adds the merge-path blocks' carries to `y`: a warp per block; the warp of a block
+/// that opens a run of blocks carrying one row sums the run (`merge_path::fixup`).
 ///
 /// # Safety
 /// `carry_rows`, `carry_vals` hold `blocks` slots written by `spmv_merge`; `y` holds
-/// `rows` values.
+/// `rows` values; the block size is a multiple of 32.
 #[inline(always)]
 pub(super) unsafe fn spmv_fixup<V: Value>(
     blocks: u64,
@@ -207,16 +230,23 @@ pub(super) unsafe fn spmv_fixup<V: Value>(
     carry_vals: *const V,
     y: *mut V,
 ) {
-    let (mut b, stride) = grid_stride();
     // SAFETY: k < blocks.
     let carry = |k: u64| unsafe { (*carry_rows.add(k as usize), *carry_vals.add(k as usize)) };
-    while b < blocks {
-        if let Some((r, s)) = fixup(b, blocks, rows, carry) {
-            // SAFETY: r < rows; one thread per row (the first block of its run).
-            unsafe { *y.add(r as usize) = (*y.add(r as usize)).add(s) };
+    // One item per warp: `b` is warp-uniform, so every lane reaches the shuffles.
+    warp_rows(blocks, FIXUP_LANES, |b, lane| {
+        let run = b.and_then(|b| opens_run(b, rows, carry).map(|row| (b, row)));
+        let share = match run {
+            Some((b, row)) => run_share(b, lane, FIXUP_LANES, blocks, row, carry),
+            None => V::ZERO,
+        };
+        let sum = group_sum(share, FIXUP_LANES);
+        if let Some((_, r)) = run
+            && lane == 0
+        {
+            // SAFETY: r < rows; one warp per row (the first block of its run).
+            unsafe { *y.add(r as usize) = (*y.add(r as usize)).add(sum) };
         }
-        b += stride;
-    }
+    });
 }
 
 /// `Y = A X` for C-contiguous `X` (`cols x k`) and `Y` (`rows x k`): a group of

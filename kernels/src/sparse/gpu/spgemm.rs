@@ -3,10 +3,14 @@
 
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use super::device::{AtomicAdd, ballot, lanes_below, sync_warp};
-use crate::gpu::{grid_stride, shfl_down_words, shfl_xor_words, smem_generic, thread_idx};
+use super::device::{AtomicAdd, ballot, lanes_below, shfl_idx_u64, sync_warp};
+use crate::gpu::{
+    grid_stride, shfl_down_words, shfl_up_words, shfl_xor_words, smem_generic, thread_idx,
+};
 use crate::sparse::Spgemm;
-use crate::sparse::hash::{Key, RANK_TABLE_MAX, Slots, insert, lane_pairs, rank, table_size};
+use crate::sparse::hash::{
+    Key, PAIR_CHUNK, RANK_TABLE_MAX, Slots, insert, owner, rank, table_size,
+};
 use crate::sparse::value::{Index, Value, row_range};
 
 /// Keys of a table as index type `I` stores columns.
@@ -95,6 +99,71 @@ impl<K: AtomicKey, V: AtomicAdd> Slots<K, V> for Table<K, V> {
     fn value(&self, s: u64) -> V {
         // SAFETY: as above; read after the warp's barrier, which orders the adds.
         unsafe { core::ptr::read_volatile(self.vals.add(s as usize)) }
+    }
+}
+
+impl<K: Key, V: Value> Table<K, V> {
+    /// Stores `key` and `value` in slot `s` (plain stores: the warp's barriers order
+    /// them against the table's other accesses).
+    ///
+    /// # Safety
+    /// `s` is below the table's size; the table has values.
+    #[inline(always)]
+    unsafe fn put(&self, s: u64, key: K, value: V) {
+        // SAFETY: per the contract.
+        unsafe {
+            *self.keys.add(s as usize) = key;
+            *self.vals.add(s as usize) = value;
+        }
+    }
+}
+
+/// `hash::chunk_pairs` as a warp runs it: `f(p, q)` for this lane's share of the
+/// products of entries `a_start..a_end` of a row of `A` (`b_row(p)`: the bounds of the
+/// row of `B` that entry `p` multiplies, `None` for a column outside `B`'s rows). Lane
+/// `l` reads entry `l` of each chunk; a scan of the counts through shuffles numbers the
+/// products; each product's entry is found by [`owner`] through shuffles. Every lane
+/// of the warp must call it with the same range.
+#[inline(always)]
+fn warp_pairs(
+    lane: u64,
+    (a_start, a_end): (u64, u64),
+    b_row: impl Fn(u64) -> Option<(u64, u64)>,
+    mut f: impl FnMut(u64, u64),
+) {
+    let mut chunk = a_start;
+    while chunk < a_end {
+        let p = chunk + lane;
+        let (start, len) = match if p < a_end { b_row(p) } else { None } {
+            Some((bs, be)) => (bs, be - bs),
+            None => (0, 0),
+        };
+        // Inclusive scan of the counts over the lanes (lanes past the chunk add 0).
+        let mut incl = len;
+        let mut d = 1;
+        while d < 32 {
+            let v = shfl_up_words(incl, d);
+            if lane >= d as u64 {
+                incl += v;
+            }
+            d *= 2;
+        }
+        let total = shfl_idx_u64(incl, 31);
+        let mut base = 0;
+        while base < total {
+            let k = base + lane;
+            let j = owner(k, |i| shfl_idx_u64(incl, i as u32)) as u32;
+            let (bs, end, n) = (
+                shfl_idx_u64(start, j),
+                shfl_idx_u64(incl, j),
+                shfl_idx_u64(len, j),
+            );
+            if k < total {
+                f(chunk + j as u64, bs + (k - (end - n)));
+            }
+            base += 32;
+        }
+        chunk += PAIR_CHUNK;
     }
 }
 
@@ -273,7 +342,7 @@ pub(super) unsafe fn spgemm_count<I: KeyOf>(
                     .column(g.inner)
                     .map(|c| row_range(b_indptr, c, g.b_nnz))
             };
-            lane_pairs(lane, 32, range, b_row, |_, q| {
+            warp_pairs(lane, range, b_row, |_, q| {
                 // SAFETY: q < b_nnz.
                 if let Some(c) = unsafe { (*b_indices.add(q as usize)).column(g.cols) }
                     && let Some((_, true)) = insert(&t, size - 1, I::K::of(c))
@@ -350,7 +419,7 @@ pub(super) unsafe fn spgemm_fill<V: AtomicAdd, I: KeyOf>(
                     .column(g.inner)
                     .map(|c| row_range(b_indptr, c, g.b_nnz))
             };
-            lane_pairs(lane, 32, range, b_row, |p, q| {
+            warp_pairs(lane, range, b_row, |p, q| {
                 // SAFETY: p < a_nnz, q < b_nnz.
                 unsafe {
                     if let Some(c) = (*b_indices.add(q as usize)).column(g.cols)
@@ -374,13 +443,34 @@ pub(super) unsafe fn spgemm_fill<V: AtomicAdd, I: KeyOf>(
                 }
             };
             if size <= RANK_TABLE_MAX {
-                let mut s = lane;
-                while s < size {
-                    let k = t.key(s);
-                    if k != I::K::EMPTY {
-                        write(rank(&t, size, k), s);
+                // Compact the keys (and values) to the table's front in slot order, a
+                // chunk of 32 slots at a time (a slot moves only down, into slots the
+                // warp has read already), then rank each among the `done` keys: a scan
+                // of the row's entries instead of the table's slots.
+                let mut done = 0u64;
+                let mut chunk = 0u64;
+                while chunk < size {
+                    let s = chunk + lane;
+                    let (k, v) = if s < size {
+                        (t.key(s), t.value(s))
+                    } else {
+                        (I::K::EMPTY, V::ZERO)
+                    };
+                    let full = k != I::K::EMPTY;
+                    let mask = ballot(full);
+                    sync_warp();
+                    if full {
+                        // SAFETY: below s < size.
+                        unsafe { t.put(done + (mask & lanes_below()).count_ones() as u64, k, v) };
                     }
-                    s += 32;
+                    done += mask.count_ones() as u64;
+                    sync_warp();
+                    chunk += 32;
+                }
+                let mut i = lane;
+                while i < done {
+                    write(rank(&t, done, t.key(i)), i);
+                    i += 32;
                 }
             } else {
                 // In slot order: each lane's place is the occupied slots before it.
