@@ -34,13 +34,90 @@ pub fn search(d: u64, rows: u64, first: u64, entries: u64, end: impl Fn(u64) -> 
         let pivot = lo + (hi - lo) / 2;
         // Row `pivot` ends before the merge reaches this diagonal when its end is at
         // most the entry met there.
-        if end(pivot) <= first + (d - pivot - 1) {
+        if ends_before(end(pivot), pivot, d, first) {
             lo = pivot + 1;
         } else {
             hi = pivot;
         }
     }
     (lo, first + (d - lo))
+}
+
+/// Probes of one round of [`search_wide`]: a warp's lanes.
+pub const SEARCH_LANES: u64 = 32;
+
+/// The row lane `lane` probes in a round of [`search_wide`] over the candidate rows
+/// `lo..=hi` (the answer lies among them): `lo + lane` when at most `SEARCH_LANES` rows
+/// remain, else the `lane + 1`-th of `SEARCH_LANES` points that cut `lo..hi` evenly.
+/// `None` for a lane without a row (reads as "not before the diagonal").
+#[inline(always)]
+pub fn wide_probe(lo: u64, hi: u64, lane: u64) -> Option<u64> {
+    let span = hi - lo;
+    if span <= SEARCH_LANES {
+        (lane < span).then_some(lo + lane)
+    } else {
+        Some(lo + span * (lane + 1) / (SEARCH_LANES + 1))
+    }
+}
+
+/// The candidates left after a round of [`search_wide`] in which the first `before`
+/// probes found their rows ending before the diagonal (the predicate is true for the
+/// rows below the answer and false from it on).
+#[inline(always)]
+pub fn wide_narrow(lo: u64, hi: u64, before: u64) -> (u64, u64) {
+    if hi - lo <= SEARCH_LANES {
+        return (lo + before, lo + before);
+    }
+    let lo2 = if before == 0 {
+        lo
+    } else {
+        wide_probe(lo, hi, before - 1).unwrap_or(lo) + 1
+    };
+    let hi2 = if before == SEARCH_LANES {
+        hi
+    } else {
+        wide_probe(lo, hi, before).unwrap_or(hi)
+    };
+    (lo2, hi2)
+}
+
+/// Whether row `p`, ending at `end_p`, ends before the merge reaches diagonal `d` of
+/// entries from `first` ([`search`]'s test).
+#[inline(always)]
+pub fn ends_before(end_p: u64, p: u64, d: u64, first: u64) -> bool {
+    end_p <= first + (d - p - 1)
+}
+
+/// [`search`] in rounds of `SEARCH_LANES` probes instead of halvings: about log33 of the
+/// rows rounds (4 for a million rows) instead of log2 (20), so that a warp that runs
+/// the probes of a round side by side waits for 4 rounds of loads instead of 20.
+/// `before(lo, hi)` counts the probes of a round ([`wide_probe`]) whose rows end before
+/// the diagonal ([`ends_before`]; the GPU: a ballot over the lanes, the CPU:
+/// [`probes_before`]).
+#[inline(always)]
+pub fn search_wide(
+    d: u64,
+    rows: u64,
+    first: u64,
+    entries: u64,
+    mut before: impl FnMut(u64, u64) -> u64,
+) -> (u64, u64) {
+    let mut lo = d.saturating_sub(entries);
+    let mut hi = if d < rows { d } else { rows };
+    while lo < hi {
+        let n = before(lo, hi);
+        (lo, hi) = wide_narrow(lo, hi, n);
+    }
+    (lo, first + (d - lo))
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+/// A round of [`search_wide`] on the CPU: the probes for which `pred` holds, counted
+/// lane by lane.
+pub fn probes_before(lo: u64, hi: u64, pred: impl Fn(u64) -> bool) -> u64 {
+    (0..SEARCH_LANES)
+        .filter(|&l| wide_probe(lo, hi, l).is_some_and(&pred))
+        .count() as u64
 }
 
 /// Consumes `steps` merge steps from `(i, j)`: while row `i < rows` has entries left
@@ -182,17 +259,39 @@ pub fn run_share<V: Value>(
     row: u64,
     carry: impl Fn(u64) -> (u64, V),
 ) -> V {
+    // Four carries are read before the first is checked (a long run then waits for a
+    // quarter of the rounds of loads), and added in order while they carry `row`.
     let mut sum = V::ZERO;
     let mut k = b + lane;
-    while k < blocks {
-        let (r, v) = carry(k);
-        if r != row {
-            break;
+    let read = |k: u64| {
+        if k < blocks {
+            carry(k)
+        } else {
+            (u64::MAX, V::ZERO)
         }
-        sum = sum.add(v);
-        k += lanes;
+    };
+    loop {
+        let (c0, c1) = (read(k), read(k + lanes));
+        let (c2, c3) = (read(k + 2 * lanes), read(k + 3 * lanes));
+        // Written out (an array would live on the GPU's stack).
+        if c0.0 != row {
+            return sum;
+        }
+        sum = sum.add(c0.1);
+        if c1.0 != row {
+            return sum;
+        }
+        sum = sum.add(c1.1);
+        if c2.0 != row {
+            return sum;
+        }
+        sum = sum.add(c2.1);
+        if c3.0 != row {
+            return sum;
+        }
+        sum = sum.add(c3.1);
+        k += 4 * lanes;
     }
-    sum
 }
 
 #[cfg(not(target_arch = "nvptx64"))]
@@ -357,6 +456,26 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn wide_search_finds_the_binary_search_split() {
+        let mut rng = Mix(3);
+        for (rows, cols) in [(1usize, 1u64), (5, 9), (40, 3), (1000, 1000), (5000, 20)] {
+            let (indptr, _) = power_law_rows(&mut rng, rows, cols);
+            let rows = rows as u64;
+            let nnz = indptr[rows as usize];
+            let end = |r: u64| indptr[r as usize + 1];
+            for d in (0..=rows + nnz).step_by(1 + (rows + nnz) as usize / 3000) {
+                assert_eq!(
+                    search_wide(d, rows, 0, nnz, |lo, hi| probes_before(lo, hi, |p| {
+                        ends_before(end(p), p, d, 0)
+                    })),
+                    search(d, rows, 0, nnz, end),
+                    "{rows} rows, diagonal {d}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn pieces_of_any_size_give_the_direct_product() {
         let mut rng = Mix(7);
         for (rows, cols) in [(0usize, 3u64), (1, 1), (7, 5), (300, 50), (1000, 1000)] {
@@ -397,7 +516,11 @@ pub(crate) mod tests {
             let data: Vec<f64> = (0..nnz).map(|k| (k % 7) as f64 - 3.0).collect();
             let x: Vec<f64> = (0..97).map(|k| (k % 5) as f64 - 2.0).collect();
             let want = direct(&indptr, &indices, &data, &x);
-            assert_eq!(spmv_blocks(&indptr, &indices, &data, &x, 4, 3), want, "{lead} + {n}");
+            assert_eq!(
+                spmv_blocks(&indptr, &indices, &data, &x, 4, 3),
+                want,
+                "{lead} + {n}"
+            );
         }
     }
 

@@ -116,9 +116,10 @@ pub fn spmv(m: &Compressed, x: &Array, schedule: Schedule) -> Result<Array> {
                 .map_err(|_| Error::Value("matrix too large for the merge-path SpMV".into()))?;
             let splits = merge_splits(m.rows as u64, m.nnz());
             let coords = Array::empty(device, &[2 * splits as usize], DType::UInt64)?;
-            // (a, indptr, coords): m's indptr is checked; coords holds two words per split.
+            // (a, indptr, coords): m's indptr is checked; coords holds two words per
+            // split; a warp per split.
             Launch::new(device, index_kernel(Part::SpmvSearch, index)?)?
-                .grid(grid(device, splits))
+                .grid(grid(device, splits * 32))
                 .block(SPARSE_BLOCK)
                 .arg(m.sp(0, 0, 0))
                 .arg(m.indptr.data_ptr())

@@ -1,15 +1,15 @@
 //! Products with a dense operand: SpMV by lanes per row or by merge path (with its
 //! fix-up of the carries), SpMM and the transposed SpMM.
 
-use super::device::{AtomicAdd, group_rows, group_sum, warp_rows};
+use super::device::{AtomicAdd, ballot, group_rows, group_sum, warp_rows};
 use crate::gpu::{
     Shared, block_idx, grid_stride, ld_shared_words, smem_addr, st_shared_words, sync_threads,
     thread_idx,
 };
 use crate::sparse::Sp;
 use crate::sparse::merge_path::{
-    FIXUP_LANES, MERGE_ITEMS, MERGE_THREADS, MERGE_TILE, block_carry, consume, lookback,
-    merge_layout, merge_splits, opens_run, run_share, search,
+    FIXUP_LANES, MERGE_ITEMS, MERGE_THREADS, MERGE_TILE, block_carry, consume, ends_before,
+    lookback, merge_layout, merge_splits, opens_run, run_share, search, search_wide, wide_probe,
 };
 use crate::sparse::value::{Index, Value, row_range};
 
@@ -36,11 +36,32 @@ pub(super) unsafe fn spmv_lanes<V: Value, I: Index>(
             unsafe {
                 let (s, e) = row_range(indptr, r, a.nnz);
                 let mut p = s + sub;
-                while p < e {
-                    if let Some(c) = (*indices.add(p as usize)).column(a.cols) {
-                        acc = V::mul_add(*data.add(p as usize), *x.add(c as usize), acc);
+                // Four of the lane's entries at a time (those below the row's end),
+                // every load issued before the first product: a row's loads overlap
+                // instead of waiting one after another (index, then x), short rows
+                // included. The sum keeps the lane's order. (Scalars, not arrays:
+                // arrays would live on the stack.)
+                let entry = |q: u64| {
+                    if q < e {
+                        (
+                            (*indices.add(q as usize)).column(a.cols),
+                            *data.add(q as usize),
+                        )
+                    } else {
+                        (None, V::ZERO)
                     }
-                    p += lanes;
+                };
+                let gather = |(c, d): (Option<u64>, V)| c.map(|c| (d, *x.add(c as usize)));
+                let fma = |acc: V, t: Option<(V, V)>| match t {
+                    Some((d, v)) => V::mul_add(d, v, acc),
+                    None => acc,
+                };
+                while p < e {
+                    let (u0, u1) = (entry(p), entry(p + lanes));
+                    let (u2, u3) = (entry(p + 2 * lanes), entry(p + 3 * lanes));
+                    let (t0, t1, t2, t3) = (gather(u0), gather(u1), gather(u2), gather(u3));
+                    acc = fma(fma(fma(fma(acc, t0), t1), t2), t3);
+                    p += 4 * lanes;
                 }
             }
         }
@@ -54,13 +75,16 @@ pub(super) unsafe fn spmv_lanes<V: Value, I: Index>(
     });
 }
 
-/// The merge-path tiles' splits, a thread per split: `coords[2 s]`, `coords[2 s + 1]`
-/// = the split `(i, j)` of diagonal `min(s * MERGE_TILE, rows + nnz)`. A separate pass
-/// (as CUB's `DeviceSpmv` searches first): each search is a chain of ~log2(rows)
-/// dependent reads of `indptr`, which inside the SpMV kernel would hold a whole block.
+/// The merge-path tiles' splits, a warp per split: `coords[2 s]`, `coords[2 s + 1]` =
+/// the split `(i, j)` of diagonal `min(s * MERGE_TILE, rows + nnz)`. A separate pass
+/// (as CUB's `DeviceSpmv` searches first), and a 32-way search
+/// (`merge_path::search_wide`, the lanes probing side by side): a binary search is a
+/// chain of ~log2(rows) dependent reads of `indptr`, which inside the SpMV kernel would
+/// hold a whole block.
 ///
 /// # Safety
-/// `indptr` holds `a.rows + 1` indices; `coords` `2 * merge_splits(rows, nnz)` words.
+/// `indptr` holds `a.rows + 1` indices; `coords` `2 * merge_splits(rows, nnz)` words;
+/// the block size is a multiple of 32.
 #[inline(always)]
 pub(super) unsafe fn spmv_search<I: Index>(a: &Sp, indptr: *const I, coords: *mut u64) {
     let (rows, nnz) = (a.rows, a.nnz);
@@ -70,16 +94,24 @@ pub(super) unsafe fn spmv_search<I: Index>(a: &Sp, indptr: *const I, coords: *mu
         let e = unsafe { (*indptr.add(r as usize + 1)).bound() };
         if e < nnz { e } else { nnz }
     };
-    let (mut s, stride) = grid_stride();
-    while s < merge_splits(rows, nnz) {
-        let (i, j) = search((s * MERGE_TILE).min(total), rows, 0, nnz, end);
-        // SAFETY: s < merge_splits: two words per split.
-        unsafe {
-            *coords.add(2 * s as usize) = i;
-            *coords.add(2 * s as usize + 1) = j;
+    // One split per warp: `s` is warp-uniform, so every lane takes part in the votes.
+    warp_rows(merge_splits(rows, nnz), 32, |s, lane| {
+        let d = s.map_or(0, |s| (s * MERGE_TILE).min(total));
+        let before = |lo: u64, hi: u64| {
+            let p = wide_probe(lo, hi, lane);
+            ballot(p.is_some_and(|p| ends_before(end(p), p, d, 0))).count_ones() as u64
+        };
+        let (i, j) = search_wide(d, rows, 0, nnz, before);
+        if let Some(s) = s
+            && lane == 0
+        {
+            // SAFETY: s < merge_splits: two words per split.
+            unsafe {
+                *coords.add(2 * s as usize) = i;
+                *coords.add(2 * s as usize + 1) = j;
+            }
         }
-        s += stride;
-    }
+    });
 }
 
 /// `y = A x` by merge path, one tile of `MERGE_TILE` merge steps per block: see
@@ -139,25 +171,67 @@ pub(super) unsafe fn spmv_merge<V: Value, I: Index>(
     } else {
         0
     };
-    let mut k = t;
-    while k < nends {
-        // SAFETY: k <= i1 - i0 <= MERGE_TILE slots of ends.
-        unsafe { u64::st_shared(smem_addr(ends + 8 * k as u32), end(i0 + k)) };
-        k += MERGE_THREADS as u64;
-    }
-    let mut k = t;
-    while k < j1 - j0 {
-        let p = j0 + k;
-        // SAFETY: p < j1 <= nnz; a valid column is below cols; k < MERGE_TILE slots.
-        unsafe {
-            let v = match (*indices.add(p as usize)).column(a.cols) {
-                Some(c) => (*data.add(p as usize)).mul(*x.add(c as usize)),
-                None => V::ZERO,
-            };
-            st_shared_words(smem_addr(prods + vbytes * k as u32), v);
+    // Each thread issues all its global loads before its first shared store: the
+    // stores are `asm` statements, which order memory, so a load placed after one would
+    // wait for the loads before it. Written out for the tile's 7 items a thread (8 row
+    // ends, as a tile holds up to MERGE_TILE + 1), in scalars: arrays would live on the
+    // stack.
+    const _: () = assert!(MERGE_ITEMS == 7);
+    let step = MERGE_THREADS as u64;
+    let end_at = |n: u64| {
+        let k = t + n * step;
+        if k < nends { end(i0 + k) } else { 0 }
+    };
+    let (e0, e1, e2, e3) = (end_at(0), end_at(1), end_at(2), end_at(3));
+    let (e4, e5, e6, e7) = (end_at(4), end_at(5), end_at(6), end_at(7));
+    let entry_at = |n: u64| {
+        let k = t + n * step;
+        if k < j1 - j0 {
+            let p = (j0 + k) as usize;
+            // SAFETY: p < j1 <= nnz.
+            unsafe { ((*indices.add(p)).column(a.cols), *data.add(p)) }
+        } else {
+            (None, V::ZERO)
         }
-        k += MERGE_THREADS as u64;
-    }
+    };
+    let (u0, u1, u2, u3) = (entry_at(0), entry_at(1), entry_at(2), entry_at(3));
+    let (u4, u5, u6) = (entry_at(4), entry_at(5), entry_at(6));
+    let product = |(c, d): (Option<u64>, V)| match c {
+        // SAFETY: a valid column is below cols.
+        Some(c) => d.mul(unsafe { *x.add(c as usize) }),
+        None => V::ZERO,
+    };
+    let (v0, v1, v2, v3) = (product(u0), product(u1), product(u2), product(u3));
+    let (v4, v5, v6) = (product(u4), product(u5), product(u6));
+    let put_end = |n: u64, e: u64| {
+        let k = t + n * step;
+        if k < nends {
+            // SAFETY: k < nends <= MERGE_TILE + 1 slots of ends.
+            unsafe { u64::st_shared(smem_addr(ends + 8 * k as u32), e) };
+        }
+    };
+    put_end(0, e0);
+    put_end(1, e1);
+    put_end(2, e2);
+    put_end(3, e3);
+    put_end(4, e4);
+    put_end(5, e5);
+    put_end(6, e6);
+    put_end(7, e7);
+    let put_product = |n: u64, v: V| {
+        let k = t + n * step;
+        if k < j1 - j0 {
+            // SAFETY: k < MERGE_TILE slots of products.
+            unsafe { st_shared_words(smem_addr(prods + vbytes * k as u32), v) };
+        }
+    };
+    put_product(0, v0);
+    put_product(1, v1);
+    put_product(2, v2);
+    put_product(3, v3);
+    put_product(4, v4);
+    put_product(5, v5);
+    put_product(6, v6);
     sync_threads();
     // SAFETY (closures): rows i0..i0 + nends and products j0..j1 were staged above.
     let local_end = |r: u64| {

@@ -328,6 +328,10 @@ pub(super) unsafe fn spgemm_count<I: KeyOf>(
     while r < g.rows {
         // SAFETY: r < rows.
         let u = unsafe { *ub.add(r as usize) } as u64;
+        // Read before the table's clear (whose warp barrier orders memory): the row's
+        // bounds then load beside `ub[r]` instead of after it.
+        // SAFETY: r < rows; entries below their nnz; B rows below inner.
+        let range = unsafe { row_range(a_indptr, r, g.a_nnz) };
         let mut count = 0u64;
         if u > 0 {
             // SAFETY: per the contract (keys only: the values pointer is null).
@@ -335,8 +339,6 @@ pub(super) unsafe fn spgemm_count<I: KeyOf>(
                 unsafe { row_table::<I::K, f32>(g, r, u, goff, gkeys, core::ptr::null_mut()) };
             // SAFETY: the table holds size slots.
             unsafe { clear(&t, size, lane) };
-            // SAFETY: r < rows; entries below their nnz; B rows below inner.
-            let range = unsafe { row_range(a_indptr, r, g.a_nnz) };
             let b_row = |p: u64| unsafe {
                 (*a_indices.add(p as usize))
                     .column(g.inner)
@@ -407,31 +409,40 @@ pub(super) unsafe fn spgemm_fill<V: AtomicAdd, I: KeyOf>(
     while r < g.rows {
         // SAFETY: r < rows.
         let u = unsafe { *ub.add(r as usize) } as u64;
+        // Read before the table's clear, as in spgemm_count; C's row bounds too.
+        // SAFETY: as in spgemm_count; r < rows, the row's slots clamped inside c_nnz.
+        let (range, (base, end)) = unsafe {
+            (
+                row_range(a_indptr, r, g.a_nnz),
+                row_range(c_indptr, r, g.c_nnz),
+            )
+        };
         if u > 0 {
             // SAFETY: per the contract.
             let (t, size) = unsafe { row_table::<I::K, V>(g, r, u, goff, gkeys, gvals) };
             // SAFETY: the table holds size slots.
             unsafe { clear(&t, size, lane) };
-            // SAFETY: as in spgemm_count.
-            let range = unsafe { row_range(a_indptr, r, g.a_nnz) };
             let b_row = |p: u64| unsafe {
                 (*a_indices.add(p as usize))
                     .column(g.inner)
                     .map(|c| row_range(b_indptr, c, g.b_nnz))
             };
             warp_pairs(lane, range, b_row, |p, q| {
-                // SAFETY: p < a_nnz, q < b_nnz.
+                // SAFETY: p < a_nnz, q < b_nnz. The values load beside the column,
+                // before the insertion's atomics.
                 unsafe {
-                    if let Some(c) = (*b_indices.add(q as usize)).column(g.cols)
+                    let (c, v) = (
+                        (*b_indices.add(q as usize)).column(g.cols),
+                        (*a_data.add(p as usize)).mul(*b_data.add(q as usize)),
+                    );
+                    if let Some(c) = c
                         && let Some((s, _)) = insert(&t, size - 1, I::K::of(c))
                     {
-                        t.add(s, (*a_data.add(p as usize)).mul(*b_data.add(q as usize)));
+                        t.add(s, v);
                     }
                 }
             });
             sync_warp();
-            // SAFETY: r < rows; the row's slots are clamped inside c_nnz.
-            let (base, end) = unsafe { row_range(c_indptr, r, g.c_nnz) };
             let cap = end - base;
             let write = |at: u64, s: u64| {
                 if at < cap {
