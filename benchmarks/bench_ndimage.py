@@ -10,6 +10,7 @@ filters make one pass per axis).
 
     python benchmarks/bench_ndimage.py            # the full table
     python benchmarks/bench_ndimage.py --quick    # fewer repetitions
+    python benchmarks/bench_ndimage.py --only convolve2d,median   # some cases
 """
 
 import argparse
@@ -85,7 +86,9 @@ def cases(rng):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated parts of the case names to run")
     args = ap.parse_args()
+    only = [p for p in args.only.split(",") if p]
     warm, reps = (2, 10) if args.quick else (5, 40)
     rng = np.random.default_rng(0)
     print(device_line())
@@ -99,6 +102,8 @@ def main():
     print(head)
     print("-" * len(head))
     for name, shape, family, call in cases(rng):
+        if only and not any(p in name for p in only):
+            continue
         gmod, cmod, smod = FAMILIES[family]
         for dtype in (np.float32, np.float64):
             x = rng.standard_normal(shape).astype(dtype)

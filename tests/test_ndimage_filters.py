@@ -193,6 +193,28 @@ def test_correlate_and_convolve_nd(rng, mode, shape, wshape, dtype):
             assert_filtered(got, want, scale, taps, dtype)
 
 
+@pytest.mark.parametrize("mode", ["reflect", "constant", "nearest", "mirror", "wrap"])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 3), (45, 70), (130, 33), (257, 129), (9, 300)], ids=str)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=dtype_id)
+def test_dense_3x3_streaming_engine(rng, mode, shape, dtype):
+    """Dense 3x3 weights on 2-d images (the streaming engine: warps of 32 columns,
+    runs of rows, the halo through shuffles): every mode and origin, correlate and
+    convolve (reversed weights), a reversed and a strided input; images narrower than
+    a warp and shorter than a run. Tolerance as in test_correlate_and_convolve_nd."""
+    x = data(rng, (shape[0] * 2, shape[1] + 3), dtype)
+    w = rng.uniform(0.5, 1.5, (3, 3)) * rng.choice([-1.0, 1.0], (3, 3))  # no zero tap
+    gbig = gp.asarray(x)
+    views = [(x[: shape[0], : shape[1]], gbig[: shape[0], : shape[1]]),
+             (x[::-2, 3:], gbig[::-2, 3:])]
+    for xv, gv in views:
+        for fn, gfn in [(nd.correlate, gnd.correlate), (nd.convolve, gnd.convolve)]:
+            for o in ((0, 0), (-1, 1), (1, 0)):
+                want = fn(xv, w, mode=mode, cval=-0.5, origin=o)
+                scale = fn(np.abs(xv.astype(np.float64)), np.abs(w), mode=mode, cval=0.5, origin=o)
+                got = gfn(gv, w, mode=mode, cval=-0.5, origin=o)
+                assert_filtered(got, want, scale, 9, dtype)
+
+
 def test_correlate_footprint_axes_views(rng):
     """SciPy's footprint: weights at most DBL_EPSILON in magnitude do not take part (a
     NaN under one stays out); ``axes=`` filters a subset of the axes; strided views."""

@@ -533,9 +533,11 @@ def test_labeled_comprehension(rng):
         want = nd.labeled_comprehension(x, labels, index, np.sum, np.float64, 0.0)
         got = gnd.labeled_comprehension(gx, gl, index, np.sum, np.float64, 0.0)
         assert_close_to(host(got), want, sum_bound(x, labels, index, np.float64))
-    # Object results, and labels None.
-    want = nd.labeled_comprehension(x, labels, [1, 9], lambda v: v[:2], object, None)
-    got = gnd.labeled_comprehension(gx, gl, [1, 9], lambda v: v[:2], object, None)
+    # Object results, and labels None. (The two smallest values: SciPy groups the
+    # values by an unstable argsort of the labels, so their order within a label is not
+    # C order on every input, and a function of that order cannot be compared.)
+    want = nd.labeled_comprehension(x, labels, [1, 9], lambda v: np.sort(v)[:2], object, None)
+    got = gnd.labeled_comprehension(gx, gl, [1, 9], lambda v: np.sort(v)[:2], object, None)
     assert got.dtype == object and got[1] is None and want[1] is None
     np.testing.assert_array_equal(got[0], want[0])
     assert gnd.labeled_comprehension(gx, None, None, np.max, float, 0) == \

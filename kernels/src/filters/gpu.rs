@@ -15,7 +15,7 @@ use crate::gpu::{
 };
 
 /// The arithmetic of the compute types.
-trait Acc: Order {
+pub(super) trait Acc: Order {
     const ZERO: Self;
     /// `acc + w * x`, rounded once.
     fn fma(w: Self, x: Self, acc: Self) -> Self;

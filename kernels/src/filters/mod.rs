@@ -25,6 +25,7 @@
 pub mod boundary;
 pub mod select;
 pub mod stencil;
+pub mod stream;
 
 pub use boundary::{Mode, map_coord};
 
@@ -101,6 +102,8 @@ pub struct FilterBox {
 
 #[cfg(all(target_arch = "nvptx64", feature = "filters"))]
 mod gpu;
+#[cfg(all(target_arch = "nvptx64", feature = "filters"))]
+mod gpu_stream;
 
 /// The compute types of the filter kernels.
 #[macro_export]
@@ -142,6 +145,8 @@ crate::module_parts! {
         RankBox9 = crate::for_each_order_type!(type_names, "gpupy_rank_box9_"),
         /// Rank selection of at most 25 taps in registers: the interior box.
         RankBox25 = crate::for_each_order_type!(type_names, "gpupy_rank_box25_"),
+        /// Dense 2-d correlation by streaming warps, 3x3 (`stream.rs`).
+        Stream3 = crate::for_each_filter_type!(type_names, "gpupy_stream2d_3_"),
         /// Tiled 2-d minimum or maximum of at most 25 taps (`stencil::OrderTile`).
         ExtremeTile = crate::for_each_order_type!(type_names, "gpupy_extreme_tile_"),
         /// Tiled 2-d rank selection of at most 9 taps.
@@ -223,6 +228,16 @@ pub fn correlate1d(dtype: usize) -> Option<crate::registry::Kernel> {
 /// The tiled dense 2-d correlation kernel for compute dtype `dtype`.
 pub fn stencil2d(dtype: usize) -> Option<crate::registry::Kernel> {
     slot(dtype).map(|s| Part::Stencil2d.at(s))
+}
+
+/// The streaming dense 2-d correlation kernel of `k x k` weights (`stream::STREAM_SIZES`)
+/// for compute dtype `dtype`.
+pub fn stream2d(dtype: usize, k: u32) -> Option<crate::registry::Kernel> {
+    let part = match k {
+        3 => Part::Stream3,
+        _ => return None,
+    };
+    slot(dtype).map(|s| part.at(s))
 }
 
 /// The n-d correlation kernels for compute dtype `dtype` (float32 or float64): the
