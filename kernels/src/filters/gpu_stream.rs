@@ -73,6 +73,8 @@ impl Lane for f64 {
 /// plus `a * ws0 + b * ws1`; the grid has at least `a.tasks() / STREAM_WARPS` blocks of
 /// `STREAM_BLOCK` threads (warps past the last task return at once, whole).
 #[inline(always)]
+// The window loops index `win` by the row they also compute from (`ka` is a row offset).
+#[allow(clippy::needless_range_loop)]
 unsafe fn stream2d<T: Acc + Lane, const K: usize>(
     x: *const T,
     w: *const T,

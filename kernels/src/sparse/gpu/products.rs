@@ -3,8 +3,7 @@
 
 use super::device::{AtomicAdd, ballot, group_rows, group_sum, warp_rows};
 use crate::gpu::{
-    Shared, block_idx, grid_stride, ld_shared_words, smem_addr, st_shared_words, sync_threads,
-    thread_idx,
+    Shared, block_idx, ld_shared_words, smem_addr, st_shared_words, sync_threads, thread_idx,
 };
 use crate::sparse::Sp;
 use crate::sparse::merge_path::{
