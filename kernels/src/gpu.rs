@@ -250,6 +250,8 @@ shfl_words! {
     /// `shfl.sync.bfly`: lane `l` gets lane `l ^ mask`'s, so a loop over masks 16..1
     /// leaves every lane with the warp's total.
     shfl_xor_words => "shfl.sync.bfly.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;";
+    /// `shfl.sync.idx`: every lane gets lane `src`'s.
+    shfl_idx_words => "shfl.sync.idx.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;";
 }
 
 /// Stores a `Words` value to shared memory, word by word.

@@ -1,70 +1,10 @@
 //! The streaming 2-d correlation kernels (`stream.rs`): a warp per strip of 32 columns
 //! and run of rows, `K x K` weights and the last `K` rows' tap values in registers.
 
-use core::arch::asm;
-
 use super::gpu::Acc;
 use super::stream::{STREAM_WARPS, Stream2d};
-use crate::gpu::{block_idx, thread_idx};
-
-/// Values warp shuffles move (every lane taking part).
-trait Lane: Copy {
-    /// Lane `l + d`'s value (`shfl.sync.down`; the top `d` lanes keep theirs).
-    fn down(self, d: u32) -> Self;
-    /// Lane `l - d`'s value (`shfl.sync.up`; the bottom `d` lanes keep theirs).
-    fn up(self, d: u32) -> Self;
-}
-
-/// A shuffle of a 64-bit value, one instruction per half (`$c`: the instruction's
-/// clamp operand, `0x1f` down, `0` up).
-macro_rules! lane_words {
-    ($v:expr, $d:expr, $instr:literal, $c:literal) => {{
-        let bits: u64 = $v;
-        let (lo, hi): (u32, u32);
-        // SAFETY: register-only shuffles with all 32 lanes taking part.
-        unsafe {
-            asm!(concat!($instr, " {lo}, {a}, {d}, ", $c, ", 0xffffffff;"),
-                 concat!($instr, " {hi}, {b}, {d}, ", $c, ", 0xffffffff;"),
-                 a = in(reg32) bits as u32, b = in(reg32) (bits >> 32) as u32, d = in(reg32) $d,
-                 lo = out(reg32) lo, hi = out(reg32) hi, options(nostack, nomem))
-        };
-        (hi as u64) << 32 | lo as u64
-    }};
-}
-
-impl Lane for f32 {
-    #[inline(always)]
-    fn down(self, d: u32) -> f32 {
-        let r: u32;
-        // SAFETY: a register-only shuffle with all 32 lanes taking part.
-        unsafe {
-            asm!("shfl.sync.down.b32 {r}, {v}, {d}, 0x1f, 0xffffffff;", r = out(reg32) r,
-                 v = in(reg32) self.to_bits(), d = in(reg32) d, options(nostack, nomem))
-        };
-        f32::from_bits(r)
-    }
-    #[inline(always)]
-    fn up(self, d: u32) -> f32 {
-        let r: u32;
-        // SAFETY: as above.
-        unsafe {
-            asm!("shfl.sync.up.b32 {r}, {v}, {d}, 0, 0xffffffff;", r = out(reg32) r,
-                 v = in(reg32) self.to_bits(), d = in(reg32) d, options(nostack, nomem))
-        };
-        f32::from_bits(r)
-    }
-}
-
-impl Lane for f64 {
-    #[inline(always)]
-    fn down(self, d: u32) -> f64 {
-        f64::from_bits(lane_words!(self.to_bits(), d, "shfl.sync.down.b32", "0x1f"))
-    }
-    #[inline(always)]
-    fn up(self, d: u32) -> f64 {
-        f64::from_bits(lane_words!(self.to_bits(), d, "shfl.sync.up.b32", "0"))
-    }
-}
+use crate::gpu::{block_idx, shfl_down_words, shfl_up_words, thread_idx};
+use crate::reduce::reduction::Words;
 
 /// `out = correlate(x, w)` for `K x K` weights by streaming warps (see `stream.rs`).
 ///
@@ -75,7 +15,7 @@ impl Lane for f64 {
 #[inline(always)]
 // The window loops index `win` by the row they also compute from (`ka` is a row offset).
 #[allow(clippy::needless_range_loop)]
-unsafe fn stream2d<T: Acc + Lane, const K: usize>(
+unsafe fn stream2d<T: Acc + Words, const K: usize>(
     x: *const T,
     w: *const T,
     out: *mut T,
@@ -125,7 +65,7 @@ unsafe fn stream2d<T: Acc + Lane, const K: usize>(
         let mut t = [o; K];
         for (b, v) in t.iter_mut().enumerate().skip(1) {
             let b = b as u32;
-            let (from_own, from_halo) = (o.down(b), e.up(32 - b));
+            let (from_own, from_halo) = (shfl_down_words(o, b), shfl_up_words(e, 32 - b));
             *v = if lane + b < 32 { from_own } else { from_halo };
         }
         t

@@ -305,17 +305,10 @@ pub fn fixup<V: Value>(
     carry: impl Fn(u64) -> (u64, V),
 ) -> Option<(u64, V)> {
     let row = opens_run(b, rows, &carry)?;
-    let mut part: Vec<V> = (0..FIXUP_LANES)
+    let part = (0..FIXUP_LANES)
         .map(|l| run_share(b, l, FIXUP_LANES, blocks, row, &carry))
         .collect();
-    let mut width = part.len();
-    while width > 1 {
-        width /= 2;
-        for l in 0..width {
-            part[l] = part[l].add(part[l + width]);
-        }
-    }
-    Some((row, part[0]))
+    Some((row, super::rows::butterfly(part, V::add)))
 }
 
 #[cfg(not(target_arch = "nvptx64"))]

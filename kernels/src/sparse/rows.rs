@@ -120,7 +120,7 @@ pub fn segment<V: super::value::Value>(
     lanes: u32,
 ) -> (V, u64) {
     let lanes = lanes as u64;
-    let mut part: Vec<(V, u64)> = (0..lanes)
+    let part: Vec<(V, u64)> = (0..lanes)
         .map(|l| {
             let mut acc = (V::ZERO, NO_POSITION);
             let mut p = start + l;
@@ -131,11 +131,18 @@ pub fn segment<V: super::value::Value>(
             acc
         })
         .collect();
-    let mut width = lanes as usize;
+    butterfly(part, |a, b| combine(op, a, b))
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+/// What lane 0 holds after a warp's butterfly over the lanes' partials `part` (a power
+/// of two of them): at each width, lane `l` combines lane `l + width`'s into its own.
+pub fn butterfly<T: Copy>(mut part: Vec<T>, f: impl Fn(T, T) -> T) -> T {
+    let mut width = part.len();
     while width > 1 {
         width /= 2;
         for l in 0..width {
-            part[l] = combine(op, part[l], part[l + width]);
+            part[l] = f(part[l], part[l + width]);
         }
     }
     part[0]

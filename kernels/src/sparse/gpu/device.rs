@@ -91,20 +91,6 @@ pub(super) fn ballot(p: bool) -> u32 {
     r
 }
 
-/// Lane `src`'s `v` (`shfl.sync.idx`, both 32-bit halves). Every lane must call.
-#[inline(always)]
-pub(super) fn shfl_idx_u64(v: u64, src: u32) -> u64 {
-    let (lo, hi): (u32, u32);
-    // SAFETY: register-only shuffles with all lanes taking part.
-    unsafe {
-        asm!("shfl.sync.idx.b32 {lo}, {a}, {s}, 0x1f, 0xffffffff;",
-             "shfl.sync.idx.b32 {hi}, {b}, {s}, 0x1f, 0xffffffff;",
-             a = in(reg32) v as u32, b = in(reg32) (v >> 32) as u32, s = in(reg32) src,
-             lo = out(reg32) lo, hi = out(reg32) hi, options(nostack, nomem))
-    };
-    (hi as u64) << 32 | lo as u64
-}
-
 /// The lanes below this one (`%lanemask_lt`).
 #[inline(always)]
 pub(super) fn lanes_below() -> u32 {

@@ -3,9 +3,10 @@
 
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use super::device::{AtomicAdd, ballot, lanes_below, shfl_idx_u64, sync_warp};
+use super::device::{AtomicAdd, ballot, lanes_below, sync_warp};
 use crate::gpu::{
-    grid_stride, shfl_down_words, shfl_up_words, shfl_xor_words, smem_generic, thread_idx,
+    grid_stride, shfl_down_words, shfl_idx_words, shfl_up_words, shfl_xor_words, smem_generic,
+    thread_idx,
 };
 use crate::sparse::Spgemm;
 use crate::sparse::hash::{
@@ -148,15 +149,15 @@ fn warp_pairs(
             }
             d *= 2;
         }
-        let total = shfl_idx_u64(incl, 31);
+        let total = shfl_idx_words(incl, 31);
         let mut base = 0;
         while base < total {
             let k = base + lane;
-            let j = owner(k, |i| shfl_idx_u64(incl, i as u32)) as u32;
+            let j = owner(k, |i| shfl_idx_words(incl, i as u32)) as u32;
             let (bs, end, n) = (
-                shfl_idx_u64(start, j),
-                shfl_idx_u64(incl, j),
-                shfl_idx_u64(len, j),
+                shfl_idx_words(start, j),
+                shfl_idx_words(incl, j),
+                shfl_idx_words(len, j),
             );
             if k < total {
                 f(chunk + j as u64, bs + (k - (end - n)));
