@@ -4,7 +4,7 @@
 //! stores. The `Twist` kernels are the elementwise steps around the transforms.
 
 use super::plan::{
-    META_BYTES, column, pad, per_thread, pitch, stage_dst, stage_src, stage_table_len,
+    META_BYTES, column, four_step_entries, pad, per_thread, pitch, stage_dst, stage_src, stage_table_len,
     stage_twiddle,
 };
 use super::radix::{Cx, Dft, Real};
@@ -177,32 +177,11 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize>(
     sync_threads();
 }
 
-unsafe extern "C" {
-    fn __nv_sincospi(x: f64, s: *mut f64, c: *mut f64);
-}
-
-/// The four-step twiddle `W_modulus^m`, in float64: `m` reduced to `(-modulus/2,
-/// modulus/2]` exactly, then libdevice's `sincospi` of `-2m / modulus` (an angle error
-/// of at most an ulp of pi, so about an ulp of float64).
-#[inline(always)]
-fn pass_twiddle(m: u64, modulus: u64) -> Cx<f64> {
-    let m = (m % modulus) as i64;
-    let m = if 2 * m > modulus as i64 {
-        m - modulus as i64
-    } else {
-        m
-    };
-    let x = -2.0 * m as f64 / modulus as f64;
-    let (mut s, mut c) = (0.0f64, 0.0f64);
-    // SAFETY: libdevice writes the two results through the pointers, nothing else.
-    unsafe { __nv_sincospi(x, &mut s, &mut c) };
-    Cx { re: c, im: s }
-}
-
 /// Input element `e` of column `j` (`jl = j % ns`) as the pass computes with it.
 ///
 /// # Safety
-/// `mul`, when set, holds the first pass's `cols * len` factors.
+/// `mul`, when set, holds the first pass's `cols * len` factors; `four_step`, when
+/// `ns > 1`, the transform's four-step table.
 #[inline(always)]
 unsafe fn prepare<F: Elem>(a: &Pass, mut x: Cx<F>, j: u32, jl: u32, e: u32) -> Cx<F> {
     if a.mul != 0 {
@@ -214,7 +193,10 @@ unsafe fn prepare<F: Elem>(a: &Pass, mut x: Cx<F>, j: u32, jl: u32, e: u32) -> C
         x = x.conj();
     }
     if jl != 0 && e != 0 {
-        let w = pass_twiddle(jl as u64 * e as u64, a.ns as u64 * a.len as u64);
+        let (f, c) = four_step_entries(jl as u64 * e as u64 * a.step, a.fine_log2);
+        let table = a.four_step as *const Cx<f64>;
+        // SAFETY: the host's `four_step_table(n)` holds both entries (plan::four_step_entries).
+        let w = unsafe { f64::ld(table.add(f)) * f64::ld(table.add(c)) };
         x = x * w.cast::<F>();
     }
     x
@@ -264,8 +246,20 @@ unsafe fn each_element<F: Elem>(
             (i / len, i % len)
         }
     };
-    // SAFETY: per the contract.
-    let column = |t: u32| unsafe { Column::load(meta + t * META_BYTES) };
+    // A thread's elements mostly share a column (across columns, when the block's
+    // threads are a multiple of its columns, always), so the bookkeeping is read from
+    // shared memory only when the column changes: reading it for every element made
+    // the shared-memory pipe, not DRAM, the limit.
+    let mut cached = u32::MAX;
+    let mut c = Column::INVALID;
+    let mut column = |t: u32| -> Column {
+        if t != cached {
+            cached = t;
+            // SAFETY: per the contract.
+            c = unsafe { Column::load(meta + t * META_BYTES) };
+        }
+        c
+    };
     let mut base = tid;
     while base < total {
         let mut x = [Cx::<F>::default(); CHUNK];
@@ -294,6 +288,7 @@ unsafe fn each_element<F: Elem>(
 }
 
 /// A column's bookkeeping, kept in shared memory after the rows.
+#[derive(Clone, Copy)]
 struct Column {
     src: i64,
     dst: i64,
@@ -302,6 +297,13 @@ struct Column {
 }
 
 impl Column {
+    const INVALID: Column = Column {
+        src: 0,
+        dst: 0,
+        j: 0,
+        jl: u32::MAX,
+    };
+
     /// # Safety
     /// `m` is a bookkeeping slot inside the launch's shared size.
     #[inline(always)]
@@ -410,12 +412,7 @@ macro_rules! pass_kernel {
                     let (src, dst, j, jl) = column(&a, col);
                     Column { src, dst, j, jl }
                 } else {
-                    Column {
-                        src: 0,
-                        dst: 0,
-                        j: 0,
-                        jl: u32::MAX,
-                    }
+                    Column::INVALID
                 };
                 // SAFETY: the bookkeeping slots follow the rows in the shared size.
                 unsafe { c.store(m) };

@@ -66,9 +66,15 @@ pub struct Pass {
     /// Every output is multiplied by this.
     pub scale: f64,
     /// The block stages' twiddles (`plan::block_table(len)`), in the working
-    /// precision. The four-step twiddles `W_(ns len)^(jl e)` are computed in float64
-    /// as each element is loaded (a table would be as large as the data).
+    /// precision.
     pub twiddle: u64,
+    /// The four-step twiddles `W_(ns len)^(jl e) = W_n^(jl e step)` of a transform
+    /// of `n` points (`step = n / (ns len)`), each the float64 product of two entries
+    /// of `plan::four_step_table(n)` (see `plan::four_step_entries`); unused by a
+    /// first pass (`ns == 1`). A table of every `W_n^m` would be as large as the data.
+    pub four_step: u64,
+    pub step: u64,
+    pub fine_log2: u32,
     /// The block-local stages' radices, in order.
     pub stages: u32,
     pub radices: [u8; MAX_STAGES],

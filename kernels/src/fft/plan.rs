@@ -160,6 +160,38 @@ pub fn block(len: u32, tile_log2: u32, double: bool) -> Option<Block> {
 }
 
 // ---------------------------------------------------------------------------------------
+// The four-step twiddles between passes.
+
+/// log2 of the fine part of `four_step_table(n)`: half of `ceil(log2 n)`, rounded up,
+/// so both parts hold about `sqrt(n)` entries.
+pub const fn four_step_fine_log2(n: u64) -> u32 {
+    let bits = if n <= 1 { 0 } else { 64 - (n - 1).leading_zeros() };
+    bits.div_ceil(2)
+}
+
+/// The two entries of `four_step_table(n)` whose product is `W_n^m` (`m < n`): the
+/// fine `W_n^(m mod F)` and the coarse `W_n^(F floor(m / F))`, `F = 2^fine_log2`.
+#[inline(always)]
+pub const fn four_step_entries(m: u64, fine_log2: u32) -> (usize, usize) {
+    let fine = 1u64 << fine_log2;
+    ((m & (fine - 1)) as usize, (fine + (m >> fine_log2)) as usize)
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+/// The four-step twiddles of a transform of `n` points, in float64: `W_n^f` for
+/// `f < F`, then `W_n^(F c)` for `c < ceil(n / F)` (`F = 2^four_step_fine_log2(n)`),
+/// each to the last bit (`twiddle::turn`); a product of two is within an ulp or two
+/// of float64, far below complex64's and at complex128's own rounding.
+pub fn four_step_table(n: u64) -> Vec<Cx<f64>> {
+    let f = four_step_fine_log2(n);
+    let fine = 1u64 << f;
+    (0..fine)
+        .map(|m| turn(m, n))
+        .chain((0..n.div_ceil(fine)).map(|c| turn(c * fine, n)))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
 // Splitting a length into passes.
 
 /// The planner's limits for one precision.
@@ -175,6 +207,9 @@ pub struct Limits {
     pub target: u32,
     /// The most threads a block may have (the kernel's limit on the device).
     pub max_threads: u32,
+    /// Blocks a pass of a multi-pass transform should have at least (a few per SM):
+    /// its tiles narrow towards single 32-byte sectors until it does (0: no rule).
+    pub min_blocks: u64,
 }
 
 impl Limits {
@@ -186,6 +221,7 @@ impl Limits {
                 min_tile_log2: 2,
                 target: 1024,
                 max_threads,
+                min_blocks: 0,
             }
         } else {
             Limits {
@@ -194,6 +230,7 @@ impl Limits {
                 min_tile_log2: 3,
                 target: 2048,
                 max_threads,
+                min_blocks: 0,
             }
         }
     }
@@ -324,6 +361,13 @@ pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) ->
         let mut tile_log2 = (lim.target / len).max(1).ilog2().min(8);
         if lens.len() > 1 {
             tile_log2 = tile_log2.max(lim.min_tile_log2);
+            // One wide tile per SM leaves each SM a single block to hide its latency
+            // (2^20 complex64 points: 128 blocks of 8 columns). Narrower tiles still
+            // read whole 32-byte sectors.
+            let sector_log2 = lim.min_tile_log2 - 1;
+            while tile_log2 > sector_log2 && total >> tile_log2 < lim.min_blocks {
+                tile_log2 -= 1;
+            }
         } else {
             tile_log2 = tile_log2.min(total.max(1).next_power_of_two().ilog2());
         }
@@ -347,6 +391,8 @@ pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) ->
             tile_log2,
             load_rows: (src_e.unsigned_abs() == 1) as u32,
             store_rows: ((ns as i64 * dst_e).unsigned_abs() == 1) as u32,
+            step: n / (ns * len as u64),
+            fine_log2: four_step_fine_log2(n),
             conj_in: (conj && first) as u32,
             conj_out: (conj && last) as u32,
             scale: if last { scale } else { 1.0 },
@@ -388,7 +434,6 @@ pub fn column(p: &Pass, col: u64) -> (i64, i64, u32, u32) {
 pub mod cpu {
     use super::*;
     use crate::fft::radix::{Cx, Dft};
-    use crate::fft::twiddle::turn;
 
     fn dft_row(v: &mut [Cx<f64>]) {
         macro_rules! go {
@@ -456,6 +501,11 @@ pub mod cpu {
             alloc::vec![Cx::<f64>::default(); batch * n as usize],
             alloc::vec![Cx::<f64>::default(); batch * n as usize],
         ];
+        let four_step = four_step_table(n);
+        let twiddle = |p: &Pass, m: u64| {
+            let (f, c) = four_step_entries(m * p.step, p.fine_log2);
+            four_step[f] * four_step[c]
+        };
         for s in steps {
             let p = &s.pass;
             let tile = 1u64 << p.tile_log2;
@@ -479,7 +529,7 @@ pub mod cpu {
                             x = x.conj();
                         }
                         if p.ns > 1 {
-                            x = x * turn(jl as u64 * e as u64, p.ns as u64 * p.len as u64);
+                            x = x * twiddle(p, jl as u64 * e as u64);
                         }
                         let _ = j;
                         rows[t * pitch + pad(e) as usize] = x;
@@ -633,6 +683,52 @@ mod tests {
                         assert!((g.re - w.re).abs() < 1e-11 && (g.im - w.im).abs() < 1e-11);
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn small_grids_take_narrower_tiles() {
+        let geo = Geometry {
+            batch1: 1,
+            batch0: 1,
+            src: [0, 0, 1],
+            dst: [0, 0, 1],
+        };
+        let mut lim = Limits::of(false, 1024);
+        let wide: Vec<u32> = schedule(1 << 20, &geo, &lim, false, 1.0)
+            .iter()
+            .map(|s| s.pass.tile_log2)
+            .collect();
+        assert_eq!(wide, [3, 3]);
+        lim.min_blocks = 528;
+        let steps = schedule(1 << 20, &geo, &lim, false, 1.0);
+        for s in &steps {
+            assert_eq!(s.pass.tile_log2, 2);
+            assert_eq!(s.blocks, 256);
+        }
+        // Large transforms keep their tiles.
+        let steps = schedule(1 << 24, &geo, &lim, false, 1.0);
+        assert!(steps.iter().all(|s| s.pass.tile_log2 == 3));
+    }
+
+    #[test]
+    fn four_step_products_are_the_twiddles() {
+        for n in [2u64, 3, 5, 48, 1000, 4096, 65521 * 4, 1 << 24, 3u64.pow(17)] {
+            let table = four_step_table(n);
+            let f = four_step_fine_log2(n);
+            assert!((1u64 << (2 * f)) >= n, "{n}");
+            let ms: Vec<u64> = if n <= 4096 {
+                (0..n).collect()
+            } else {
+                (0..5000u64).map(|i| (i * 2654435761) % n).chain([n - 1]).collect()
+            };
+            for m in ms {
+                let (a, b) = four_step_entries(m, f);
+                let w = table[a] * table[b];
+                let want = turn(m, n);
+                let err = ((w.re - want.re).powi(2) + (w.im - want.im).powi(2)).sqrt();
+                assert!(err <= 4.0 * f64::EPSILON, "n={n} m={m}: {err:e}");
             }
         }
     }

@@ -24,7 +24,10 @@ pub fn complex(double: bool) -> DType {
 /// decide it) and the precision's shared-memory sizes.
 pub fn limits(device: &'static Device, double: bool) -> Result<Limits> {
     let max = Launch::new(device, Part::Pass.kernel(double))?.max_threads()?;
-    Ok(Limits::of(double, max))
+    Ok(Limits {
+        min_blocks: 4 * device.props.multi_processor_count.max(1) as u64,
+        ..Limits::of(double, max)
+    })
 }
 
 /// One transform: `n` points in complex128 (`double`) or complex64, over the batch of
@@ -92,6 +95,11 @@ pub fn transform(job: Job<'_>, mul: Option<&Array>) -> Result<()> {
         )?;
         pass.twiddle = tw.data_ptr();
         keep.push(tw);
+        if pass.ns > 1 {
+            let four_step = table(device, Key::FourStep { n })?;
+            pass.four_step = four_step.data_ptr();
+            keep.push(four_step);
+        }
         if i == 0
             && let Some(m) = mul
         {

@@ -5,7 +5,7 @@
 
 use std::sync::Mutex;
 
-use gpupy_kernels::fft::plan::block_table;
+use gpupy_kernels::fft::plan::{block_table, four_step_table};
 use gpupy_kernels::fft::radix::Cx;
 use gpupy_kernels::fft::twiddle::{chirp, turn};
 
@@ -25,6 +25,9 @@ pub enum Key {
     Filter { n: u64, double: bool },
     /// `W_n^k`, `k <= n / 2`, for the real transforms' twists.
     Real { n: u64, double: bool },
+    /// The four-step twiddles between the passes of a transform of `n` points
+    /// (`plan::four_step_table`), float64 for both precisions.
+    FourStep { n: u64 },
 }
 
 impl Key {
@@ -35,6 +38,7 @@ impl Key {
             Key::Chirp { .. } => "bluestein chirp",
             Key::Filter { .. } => "bluestein filter",
             Key::Real { .. } => "real twist",
+            Key::FourStep { .. } => "four-step twiddles",
         }
     }
 
@@ -42,7 +46,10 @@ impl Key {
     pub fn length(&self) -> u64 {
         match *self {
             Key::Block { len, .. } => len as u64,
-            Key::Chirp { n, .. } | Key::Filter { n, .. } | Key::Real { n, .. } => n,
+            Key::Chirp { n, .. }
+            | Key::Filter { n, .. }
+            | Key::Real { n, .. }
+            | Key::FourStep { n } => n,
         }
     }
 }
@@ -184,6 +191,7 @@ fn build(device: &'static Device, key: Key) -> Result<Array> {
             let v: Vec<_> = (0..=n / 2).map(|k| turn(k, n)).collect();
             upload(device, &v, double)
         }
+        Key::FourStep { n } => upload(device, &four_step_table(n), true),
     }
 }
 
@@ -209,10 +217,13 @@ pub fn info(device: usize) -> Info {
         entries: mine
             .iter()
             .map(|e| {
-                let (Key::Block { double, .. }
-                | Key::Chirp { double, .. }
-                | Key::Filter { double, .. }
-                | Key::Real { double, .. }) = e.key;
+                let double = match e.key {
+                    Key::Block { double, .. }
+                    | Key::Chirp { double, .. }
+                    | Key::Filter { double, .. }
+                    | Key::Real { double, .. } => double,
+                    Key::FourStep { .. } => true,
+                };
                 (e.key.kind(), e.key.length(), double, e.array.nbytes())
             })
             .collect(),
