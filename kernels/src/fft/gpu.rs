@@ -114,20 +114,131 @@ unsafe fn st_i64(addr: u32, v: i64) {
     };
 }
 
-/// One Stockham stage of radix `R` over the block's rows in shared memory (`data`, rows
-/// `pitch` elements apart): each thread computes up to `K` butterflies, all of whose
-/// inputs every thread reads before any output is written back in place.
+/// What a pass's first stage reads and its last stage writes: the pass's global
+/// operands and the factors applied on the way (a copy of `Pass`'s fields). Calls pass
+/// it as scalars (`Io::bits`, `Io::from_parts`): a reference to the kernel's parameters,
+/// or an aggregate argument, would be copied to local memory.
+#[derive(Clone, Copy)]
+struct Io {
+    src: u64,
+    dst: u64,
+    src_e: i64,
+    dst_e: i64,
+    mul: u64,
+    cols: u64,
+    four_step: u64,
+    step: u64,
+    scale: f64,
+    fine_log2: u32,
+    conj_in: bool,
+    conj_out: bool,
+    /// Adjacent elements of a column adjacent in memory, in the input (output).
+    load_rows: bool,
+    store_rows: bool,
+    /// The columns' bookkeeping in shared memory.
+    meta: u32,
+}
+
+impl Io {
+    fn of(a: &Pass, meta: u32) -> Io {
+        Io {
+            src: a.src,
+            dst: a.dst,
+            src_e: a.src_e,
+            dst_e: a.dst_e,
+            mul: a.mul,
+            cols: a.cols,
+            four_step: a.four_step,
+            step: a.step,
+            scale: a.scale,
+            fine_log2: a.fine_log2,
+            conj_in: a.conj_in != 0,
+            conj_out: a.conj_out != 0,
+            load_rows: a.load_rows != 0,
+            store_rows: a.store_rows != 0,
+            meta,
+        }
+    }
+
+    /// The flags and `fine_log2` in one word.
+    fn bits(&self) -> u32 {
+        self.fine_log2
+            | (self.conj_in as u32) << 8
+            | (self.conj_out as u32) << 9
+            | (self.load_rows as u32) << 10
+            | (self.store_rows as u32) << 11
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn from_parts(
+        src: u64,
+        dst: u64,
+        src_e: i64,
+        dst_e: i64,
+        mul: u64,
+        cols: u64,
+        four_step: u64,
+        step: u64,
+        scale: f64,
+        bits: u32,
+        meta: u32,
+    ) -> Io {
+        Io {
+            src,
+            dst,
+            src_e,
+            dst_e,
+            mul,
+            cols,
+            four_step,
+            step,
+            scale,
+            fine_log2: bits & 0xff,
+            conj_in: bits & 1 << 8 != 0,
+            conj_out: bits & 1 << 9 != 0,
+            load_rows: bits & 1 << 10 != 0,
+            store_rows: bits & 1 << 11 != 0,
+            meta,
+        }
+    }
+}
+
+/// One Stockham stage of radix `R` over the block's `2^tile_log2` columns (rows of
+/// `len` in shared memory at `data`, `pitch` elements apart), after stages whose
+/// radices multiply to `ns`: each thread computes up to `K` butterflies.
+///
+/// The first stage (`FIRST`) reads its inputs from the pass's source (with the
+/// pass's factors, `prepare`) instead of the rows, and the last (`LAST`) writes its
+/// outputs to the destination (`finish`): in the last stage `ns * R == len` and
+/// output `r` of butterfly `j` is element `j + r * len / R`, the same element its
+/// input `r` was. A pass of two stages so makes one exchange through shared memory
+/// instead of three. Where a stage touches global memory along rows, adjacent threads
+/// take adjacent butterflies of one column (adjacent elements); otherwise the same
+/// butterfly of adjacent columns.
 ///
 /// # Safety
-/// Every thread of the block calls it together; the rows hold `2^tile_log2` rows of
-/// `len`; `tw` is this stage's twiddle table (`stage_table_len(R, ns)` entries); `R`
-/// divides `len / ns` and the block has `K` butterflies per thread or more.
+/// Every thread of the block calls it together; the bookkeeping at `io.meta` is
+/// written and synchronised; `tw` is this stage's twiddle table
+/// (`stage_table_len(R, ns)` entries); `R` divides `len / ns`; the block has `K`
+/// butterflies per thread or more; `io`'s pointers cover every valid column.
 //
 // Not inlined: with every radix's stage inlined into the one stage loop, LLVM and ptxas
 // keep the arms' values in registers together (224 for complex64, against at most 85
 // for any one radix alone). As calls, each stage gets the registers it needs.
 #[inline(never)]
-unsafe fn stage<F: Elem, const R: usize, const K: usize>(
+#[allow(clippy::too_many_arguments)]
+unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, const LAST: bool>(
+    src: u64,
+    dst: u64,
+    src_e: i64,
+    dst_e: i64,
+    mul: u64,
+    cols: u64,
+    four_step: u64,
+    step: u64,
+    scale: f64,
+    bits: u32,
+    meta: u32,
     data: u32,
     pitch: u32,
     tile_log2: u32,
@@ -137,40 +248,88 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize>(
 ) where
     Cx<F>: Dft<R>,
 {
+    let io = Io::from_parts(
+        src, dst, src_e, dst_e, mul, cols, four_step, step, scale, bits, meta,
+    );
     let (tid, nt) = (thread_idx(), block_dim());
     let esz = size_of::<Cx<F>>() as u32;
     let quarter = len / R as u32;
     let count = quarter << tile_log2;
+    let along = (FIRST && io.load_rows) || (LAST && !FIRST && io.store_rows);
     let mut v = [[Cx::<F>::default(); R]; K];
     let mut row = [0u32; K];
-    let mut out = [0u32; K];
+    let mut at = [(0u32, 0u32); K];
     unroll!(k in 0..K => {
         let b = tid + k as u32 * nt;
         if b < count {
-            let t = b & ((1 << tile_log2) - 1);
-            let j = b >> tile_log2;
+            let (t, j) = if along {
+                (b / quarter, b % quarter)
+            } else {
+                (b & ((1 << tile_log2) - 1), b >> tile_log2)
+            };
             let jl = j % ns;
             row[k] = data + t * pitch * esz;
-            unroll!(r in 0..R => {
-                // SAFETY: a padded position of this row, inside the shared rows.
-                let x = unsafe { F::lds(row[k] + pad(stage_src(j, r as u32, quarter)) * esz) };
-                v[k][r] = if r == 0 || jl == 0 {
-                    x
-                } else {
-                    // SAFETY: inside the stage's table (plan::stage_twiddle).
-                    x * unsafe { F::ld(tw.add(stage_twiddle(jl, r as u32, ns) as usize)) }
-                };
-            });
+            at[k] = (t, j);
+            if FIRST {
+                // SAFETY: a bookkeeping slot of the block.
+                let c = unsafe { Column::load(io.meta + t * META_BYTES) };
+                if c.valid() {
+                    let src = io.src as *const Cx<F>;
+                    let mut x = [Cx::<F>::default(); R];
+                    unroll!(r in 0..R => {
+                        let e = j + r as u32 * quarter;
+                        // SAFETY: the plan keeps every valid column's elements in the input.
+                        x[r] = unsafe { F::ld(src.offset((c.src + e as i64 * io.src_e) as isize)) };
+                    });
+                    unroll!(r in 0..R => {
+                        // SAFETY: per this function's contract.
+                        v[k][r] = unsafe { prepare(&io, x[r], c.j, c.jl, j + r as u32 * quarter) };
+                    });
+                }
+            } else {
+                unroll!(r in 0..R => {
+                    // SAFETY: a padded position of this row, inside the shared rows.
+                    let x = unsafe { F::lds(row[k] + pad(stage_src(j, r as u32, quarter)) * esz) };
+                    v[k][r] = if r == 0 || jl == 0 {
+                        x
+                    } else {
+                        // SAFETY: inside the stage's table (plan::stage_twiddle).
+                        x * unsafe { F::ld(tw.add(stage_twiddle(jl, r as u32, ns) as usize)) }
+                    };
+                });
+            }
             <Cx<F> as Dft<R>>::dft(&mut v[k]);
-            out[k] = stage_dst(j, jl, 0, ns, R as u32);
         }
     });
-    sync_threads();
+    if LAST {
+        let dst = io.dst as *mut Cx<F>;
+        unroll!(k in 0..K => {
+            if tid + k as u32 * nt < count {
+                let (t, j) = at[k];
+                // SAFETY: a bookkeeping slot of the block.
+                let c = unsafe { Column::load(io.meta + t * META_BYTES) };
+                if c.valid() {
+                    unroll!(r in 0..R => {
+                        let e = j + r as u32 * quarter;
+                        // SAFETY: the plan keeps every valid column's elements in the output.
+                        unsafe { F::st(dst.offset((c.dst + e as i64 * io.dst_e) as isize), finish(&io, v[k][r])) };
+                    });
+                }
+            }
+        });
+        return;
+    }
+    if !FIRST {
+        // Every thread's reads of the rows are done before any is overwritten.
+        sync_threads();
+    }
     unroll!(k in 0..K => {
         if tid + k as u32 * nt < count {
+            let (_, j) = at[k];
+            let out = stage_dst(j, j % ns, 0, ns, R as u32);
             unroll!(r in 0..R => {
                 // SAFETY: as above.
-                unsafe { F::sts(row[k] + pad(out[k] + r as u32 * ns) * esz, v[k][r]) };
+                unsafe { F::sts(row[k] + pad(out + r as u32 * ns) * esz, v[k][r]) };
             });
         }
     });
@@ -183,13 +342,13 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize>(
 /// `mul`, when set, holds the first pass's `cols * len` factors; `four_step`, when
 /// `ns > 1`, the transform's four-step table.
 #[inline(always)]
-unsafe fn prepare<F: Elem>(a: &Pass, mut x: Cx<F>, j: u32, jl: u32, e: u32) -> Cx<F> {
+unsafe fn prepare<F: Elem>(a: &Io, mut x: Cx<F>, j: u32, jl: u32, e: u32) -> Cx<F> {
     if a.mul != 0 {
         let n = j as u64 + e as u64 * a.cols;
         // SAFETY: per the contract.
         x = x * unsafe { F::ld((a.mul as *const Cx<F>).add(n as usize)) };
     }
-    if a.conj_in != 0 {
+    if a.conj_in {
         x = x.conj();
     }
     if jl != 0 && e != 0 {
@@ -204,8 +363,8 @@ unsafe fn prepare<F: Elem>(a: &Pass, mut x: Cx<F>, j: u32, jl: u32, e: u32) -> C
 
 /// Output element as stored: conjugated for an inverse, scaled.
 #[inline(always)]
-fn finish<F: Elem>(a: &Pass, mut y: Cx<F>) -> Cx<F> {
-    if a.conj_out != 0 {
+fn finish<F: Elem>(a: &Io, mut y: Cx<F>) -> Cx<F> {
+    if a.conj_out {
         y = y.conj();
     }
     if a.scale != 1.0 {
@@ -337,8 +496,10 @@ impl Column {
     }
 }
 
+/// Runs the pass's stages, the first reading the source and, with `$fuse_last`, the
+/// last writing the destination (see `stage`).
 macro_rules! stages {
-    ($F:ty, $double:expr, $a:expr, $data:expr, $pitch:expr) => {{
+    ($F:ty, $double:expr, $a:expr, $io:expr, $fuse_last:expr, $data:expr, $pitch:expr) => {{
         let mut tw = $a.twiddle as *const Cx<$F>;
         let mut ns = 1u32;
         // The radices as two words read with constant indices: a run-time index into
@@ -352,12 +513,25 @@ macro_rules! stages {
         while s < $a.stages as usize {
             let word = if s < 8 { words[0] } else { words[1] };
             let r = (word >> (8 * (s % 8)) & 0xff) as u32;
-            macro_rules! go {
-                ($r:literal) => {
+            let first = s == 0;
+            let last = $fuse_last && s + 1 == $a.stages as usize;
+            macro_rules! call {
+                ($r:literal, $first:literal, $last:literal) => {
                     // SAFETY: the plan's radices divide len; the host sized the block
-                    // for per_thread butterflies.
+                    // for per_thread butterflies; the bookkeeping is written.
                     unsafe {
-                        stage::<$F, $r, { per_thread($r, $double) as usize }>(
+                        stage::<$F, $r, { per_thread($r, $double) as usize }, $first, $last>(
+                            $io.src,
+                            $io.dst,
+                            $io.src_e,
+                            $io.dst_e,
+                            $io.mul,
+                            $io.cols,
+                            $io.four_step,
+                            $io.step,
+                            $io.scale,
+                            $io.bits(),
+                            $io.meta,
                             $data,
                             $pitch,
                             $a.tile_log2,
@@ -365,6 +539,16 @@ macro_rules! stages {
                             ns,
                             tw,
                         )
+                    }
+                };
+            }
+            macro_rules! go {
+                ($r:literal) => {
+                    match (first, last) {
+                        (true, true) => call!($r, true, true),
+                        (true, false) => call!($r, true, false),
+                        (false, true) => call!($r, false, true),
+                        (false, false) => call!($r, false, false),
                     }
                 };
             }
@@ -419,30 +603,40 @@ macro_rules! pass_kernel {
                 t += nt;
             }
             sync_threads();
-            let src = a.src as *const Cx<$F>;
-            // SAFETY: the plan keeps every element's offset inside the input.
-            unsafe {
-                each_element(
-                    &a,
-                    a.load_rows != 0,
-                    meta,
-                    |_, e, c| <$F>::ld(src.offset((c.src + e as i64 * a.src_e) as isize)),
-                    |t, e, c, x| {
-                        let x = prepare(&a, x, c.j, c.jl, e);
-                        <$F>::sts(data + (t * pitch + pad(e)) * esz, x);
-                    },
-                );
+            let io = Io::of(&a, meta);
+            if a.stages == 0 {
+                // A pass of one point: the elements through the rows unchanged.
+                let src = a.src as *const Cx<$F>;
+                // SAFETY: the plan keeps every element's offset inside the input.
+                unsafe {
+                    each_element(
+                        &a,
+                        io.load_rows,
+                        meta,
+                        |_, e, c| <$F>::ld(src.offset((c.src + e as i64 * a.src_e) as isize)),
+                        |t, e, c, x| {
+                            let x = prepare(&io, x, c.j, c.jl, e);
+                            <$F>::sts(data + (t * pitch + pad(e)) * esz, x);
+                        },
+                    );
+                }
+                sync_threads();
             }
-            sync_threads();
-            stages!($F, $double, a, data, pitch);
+            // A single stage reads and writes with one thread mapping: fused with the
+            // store only where both run along rows or both across columns.
+            let fuse_last = a.stages > 1 || (a.stages == 1 && io.load_rows == io.store_rows);
+            stages!($F, $double, a, io, fuse_last, data, pitch);
+            if fuse_last {
+                return;
+            }
             let dst = a.dst as *mut Cx<$F>;
             // SAFETY: as for the loads, in the output.
             unsafe {
                 each_element(
                     &a,
-                    a.store_rows != 0,
+                    io.store_rows,
                     meta,
-                    |t, e, _| finish(&a, <$F>::lds(data + (t * pitch + pad(e)) * esz)),
+                    |t, e, _| finish(&io, <$F>::lds(data + (t * pitch + pad(e)) * esz)),
                     |_, e, c, y| <$F>::st(dst.offset((c.dst + e as i64 * a.dst_e) as isize), y),
                 );
             }
