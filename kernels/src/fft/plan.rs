@@ -17,18 +17,33 @@ use super::{MAX_STAGES, Pass};
 // ---------------------------------------------------------------------------------------
 // Block-local Stockham stages.
 
-/// Shared-memory position of element `e` of a row: one spare slot every 32 elements, so
-/// that a stage's strided writes fall in different banks.
+/// Shared-memory position of element `e` of a row: one spare slot every 16 elements,
+/// so that the 16 consecutive outputs a radix-16 butterfly writes, and the elements 16
+/// apart the next stage reads, fall in different banks for adjacent butterflies.
 #[inline(always)]
 pub const fn pad(e: u32) -> u32 {
-    e + (e >> 5)
+    e + (e >> 4)
 }
 
-/// Elements between rows in shared memory: the padded length, made odd so that rows
-/// start in different banks.
+/// Elements between rows in shared memory, for a block of `2^tile_log2` rows of `len`.
+/// One shared-memory wavefront serves `lanes` threads (16 complex64, 8 complex128:
+/// 128 bytes); adjacent threads take adjacent rows, so the rows a wavefront's threads
+/// touch together must start in different banks: with `T < lanes` rows of a block
+/// side by side and `lanes / T` butterflies of each, a pitch of `lanes / T` modulo
+/// `lanes` puts row `t`'s butterfly `j` at bank offset `t * lanes / T + j` (all
+/// different); with `T >= lanes`, an odd pitch.
 #[inline(always)]
-pub const fn pitch(len: u32) -> u32 {
-    (pad(len - 1) + 1) | 1
+pub const fn pitch(len: u32, tile_log2: u32, double: bool) -> u32 {
+    let base = pad(len - 1) + 1;
+    let lanes = if double { 8 } else { 16 };
+    if tile_log2 == 0 {
+        return base;
+    }
+    if (1u32 << tile_log2) >= lanes {
+        return base | 1;
+    }
+    let want = lanes >> tile_log2;
+    base + (want + lanes - base % lanes) % lanes
 }
 
 /// Butterflies a thread computes per stage of radix `radix`: its registers hold 16
@@ -152,7 +167,7 @@ pub fn block(len: u32, tile_log2: u32, double: bool) -> Option<Block> {
     }
     let threads = threads.div_ceil(32) * 32;
     let elem = if double { 16 } else { 8 };
-    let smem = (pitch(len) * elem) << tile_log2;
+    let smem = (pitch(len, tile_log2, double) * elem) << tile_log2;
     Some(Block {
         threads,
         smem: smem + (META_BYTES << tile_log2),
@@ -509,7 +524,8 @@ pub mod cpu {
         for s in steps {
             let p = &s.pass;
             let tile = 1u64 << p.tile_log2;
-            let pitch = pitch(p.len) as usize;
+            // (Any pitch of at least a padded row gives the same values.)
+            let pitch = pitch(p.len, p.tile_log2, false) as usize;
             for blk in 0..s.blocks {
                 let mut rows = alloc::vec![Cx::<f64>::default(); pitch * tile as usize];
                 let cols: Vec<_> = (0..tile)
@@ -681,6 +697,39 @@ mod tests {
                     for (k, w) in want.iter().enumerate() {
                         let g = y[((b1 * 3 + b0) * n as i64) as usize + k];
                         assert!((g.re - w.re).abs() < 1e-11 && (g.im - w.im).abs() < 1e-11);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn radix_16_exchanges_are_free_of_bank_conflicts() {
+        // A pass of 256 = 16 x 16 over T columns: the first stage writes butterfly j's
+        // outputs at 16 j + r, the last reads butterfly j's inputs at j + 16 r; adjacent
+        // threads take adjacent columns. Each wavefront (128 bytes of threads) must
+        // touch every 4-byte bank once.
+        for double in [false, true] {
+            let words = if double { 4 } else { 2 };
+            let lanes = 32 / words;
+            for tile_log2 in 1..=4u32 {
+                let p = pitch(256, tile_log2, double);
+                assert!(p >= pad(255) + 1);
+                for r in 0..16 {
+                    for pos in [|j: u32, r: u32| 16 * j + r, |j: u32, r: u32| j + 16 * r] {
+                        let mut banks = alloc::vec![0u32; 32];
+                        for b in 0..lanes {
+                            let t = b & ((1 << tile_log2) - 1);
+                            let j = b >> tile_log2;
+                            let word = (t * p + pad(pos(j, r))) * words;
+                            for w in 0..words {
+                                banks[((word + w) % 32) as usize] += 1;
+                            }
+                        }
+                        assert!(
+                            banks.iter().all(|&n| n == 1),
+                            "double={double} tile_log2={tile_log2} r={r}: {banks:?}"
+                        );
                     }
                 }
             }
