@@ -280,7 +280,7 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, cons
                 let c = unsafe { Column::load(io.meta + t * META_BYTES) };
                 if c.valid() {
                     let src = io.src as *const Cx<F>;
-                    let mut x = [Cx::<F>::default(); R];
+                    let x = &mut v[k];
                     unroll!(r in 0..R => {
                         let e = j + r as u32 * quarter;
                         // SAFETY: the plan keeps every valid column's elements in the input.
@@ -302,13 +302,15 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, cons
                         unroll!(r in 0..R => {
                             // SAFETY: per this function's contract.
                             let y = unsafe { factors(&io, x[r], c.j, j + r as u32 * quarter) };
-                            v[k][r] = y * w.cast::<F>();
-                            w = w * inc;
+                            x[r] = y * w.cast::<F>();
+                            if r + 1 < R {
+                                w = w * inc;
+                            }
                         });
                     } else {
                         unroll!(r in 0..R => {
                             // SAFETY: per this function's contract.
-                            v[k][r] = unsafe { prepare(&io, x[r], c.j, c.jl, j + r as u32 * quarter) };
+                            x[r] = unsafe { prepare(&io, x[r], c.j, c.jl, j + r as u32 * quarter) };
                         });
                     }
                 }

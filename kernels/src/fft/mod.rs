@@ -60,6 +60,10 @@ pub struct Pass {
     /// Whether loads (stores) run along rows (`|src_e| == 1`) rather than across columns.
     pub load_rows: u32,
     pub store_rows: u32,
+    /// Columns numbered batch item `b0` fastest (then `j`, then `b1`) rather than `j`
+    /// fastest: for transforms along a strided axis whose `b0` items are adjacent in
+    /// memory (the first axis of a 2-d array), so a block's columns are adjacent.
+    pub batch_inner: u32,
     /// Conjugate on the way in (after `mul`) and on the way out (before `scale`).
     pub conj_in: u32,
     pub conj_out: u32,

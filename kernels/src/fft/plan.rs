@@ -268,8 +268,8 @@ fn prime_factors(mut n: u64) -> Vec<u32> {
 #[cfg(not(target_arch = "nvptx64"))]
 /// The pass lengths of a smooth `n`: one pass when it fits, else the fewest passes of
 /// at most `pass_max`, their lengths as even as the factors allow, longest first.
-pub fn passes(n: u64, lim: &Limits) -> Vec<u32> {
-    if n <= lim.single_max as u64 && fits(n as u32, 0, lim) {
+pub fn passes(n: u64, lim: &Limits, single_tile_log2: u32) -> Vec<u32> {
+    if n <= lim.single_max as u64 && fits(n as u32, single_tile_log2, lim) {
         return alloc::vec![n as u32];
     }
     let factors = prime_factors(n);
@@ -351,9 +351,18 @@ pub struct Geometry {
 /// applied by the last. Pointers, tables and `mul` are the host's to fill.
 pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) -> Vec<Step> {
     let double = lim.single_max == 4096;
-    let lens = passes(n, lim);
+    // Along a strided axis with adjacent batch items, a block takes adjacent items
+    // (whole sectors) and the scratch buffers keep them adjacent: `[b1][element][b0]`.
+    let batch_inner =
+        geo.src[2].unsigned_abs() != 1 && geo.src[1].unsigned_abs() == 1 && geo.batch0 > 1;
+    let sector_log2 = lim.min_tile_log2 - 1;
+    let lens = passes(n, lim, if batch_inner { sector_log2 } else { 0 });
     let batch = geo.batch1 * geo.batch0;
-    let scratch = [geo.batch0 as i64 * n as i64, n as i64];
+    let es = if batch_inner { geo.batch0 as i64 } else { 1 };
+    let scratch = [
+        geo.batch0 as i64 * n as i64,
+        if batch_inner { 1 } else { n as i64 },
+    ];
     let mut ns = 1u64;
     let mut steps = Vec::new();
     for (p, &len) in lens.iter().enumerate() {
@@ -365,12 +374,12 @@ pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) ->
             (Buf::Input, [b1, b0, e, e * cols as i64])
         } else {
             let s = Buf::Scratch(((p - 1) % 2) as u8);
-            (s, [scratch[0], scratch[1], 1, cols as i64])
+            (s, [scratch[0], scratch[1], es, cols as i64 * es])
         };
         let (dst, [dst_b1, dst_b0, dst_e]) = if last {
             (Buf::Output, geo.dst)
         } else {
-            (Buf::Scratch((p % 2) as u8), [scratch[0], scratch[1], 1])
+            (Buf::Scratch((p % 2) as u8), [scratch[0], scratch[1], es])
         };
         let total = cols * batch;
         let mut tile_log2 = (lim.target / len).max(1).ilog2().min(8);
@@ -379,11 +388,13 @@ pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) ->
             // One wide tile per SM leaves each SM a single block to hide its latency
             // (2^20 complex64 points: 128 blocks of 8 columns). Narrower tiles still
             // read whole 32-byte sectors.
-            let sector_log2 = lim.min_tile_log2 - 1;
             while tile_log2 > sector_log2 && total >> tile_log2 < lim.min_blocks {
                 tile_log2 -= 1;
             }
         } else {
+            if batch_inner {
+                tile_log2 = tile_log2.max(sector_log2);
+            }
             tile_log2 = tile_log2.min(total.max(1).next_power_of_two().ilog2());
         }
         let block = block(len, tile_log2, double).expect("a planned pass has a block");
@@ -406,6 +417,7 @@ pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) ->
             tile_log2,
             load_rows: (src_e.unsigned_abs() == 1) as u32,
             store_rows: ((ns as i64 * dst_e).unsigned_abs() == 1) as u32,
+            batch_inner: batch_inner as u32,
             step: n / (ns * len as u64),
             fine_log2: four_step_fine_log2(n),
             conj_in: (conj && first) as u32,
@@ -428,12 +440,16 @@ pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) ->
 }
 
 /// The column bookkeeping of a pass: column `col` (of `cols * batch`) is `j` of batch
-/// item `b`; its source and destination offsets, `j` and `j % ns`.
+/// item `b` (`Pass::batch_inner` says in which order); its source and destination offsets, `j` and `j % ns`.
 #[inline(always)]
 pub fn column(p: &Pass, col: u64) -> (i64, i64, u32, u32) {
-    let b = col / p.cols;
-    let j = col % p.cols;
-    let (b1, b0) = (b / p.batch0, b % p.batch0);
+    let (b1, b0, j) = if p.batch_inner != 0 {
+        let rest = col / p.batch0;
+        (rest / p.cols, col % p.batch0, rest % p.cols)
+    } else {
+        let b = col / p.cols;
+        (b / p.batch0, b % p.batch0, col % p.cols)
+    };
     let ns = p.ns as u64;
     let (jh, jl) = (j / ns, j % ns);
     let src = b1 as i64 * p.src_b1 + b0 as i64 * p.src_b0 + j as i64 * p.src_j;
@@ -626,7 +642,7 @@ mod tests {
                 assert!(
                     (g.re - 0.5 * w.re).abs() < tol && (g.im - 0.5 * w.im).abs() < tol,
                     "n={n} batch={batch} passes={:?} k={k}: {g:?} vs {w:?}",
-                    passes(n, lim)
+                    passes(n, lim, 0)
                 );
             }
         }
@@ -737,6 +753,39 @@ mod tests {
     }
 
     #[test]
+    fn columns_of_a_matrix_take_adjacent_batch_items() {
+        // An (n, 8) C-contiguous matrix along axis 0, out to the same layout (the
+        // first axis of fft2): blocks take adjacent items, passes keep them adjacent.
+        let n = 96u64;
+        let mut lim = Limits::of(false, 1024);
+        for single in [8192, 8] {
+            lim.single_max = single;
+            lim.pass_max = 16;
+            let geo = Geometry {
+                batch1: 1,
+                batch0: 8,
+                src: [0, 1, 8],
+                dst: [0, 1, 8],
+            };
+            let steps = schedule(n, &geo, &lim, true, 1.0);
+            assert!(steps.iter().all(|s| s.pass.batch_inner == 1));
+            assert!(steps.iter().all(|s| s.pass.tile_log2 >= 2), "{steps:?}");
+            assert_eq!(steps.len() > 1, single == 8);
+            let x = data((n * 8) as usize, 7);
+            let mut y = alloc::vec![Cx::default(); x.len()];
+            run(&steps, n, &x, 0, &mut y, 0);
+            for b0 in 0..8usize {
+                let row: Vec<_> = (0..n as usize).map(|e| x[e * 8 + b0]).collect();
+                let want = naive(&row, true);
+                for (k, w) in want.iter().enumerate() {
+                    let g = y[k * 8 + b0];
+                    assert!((g.re - w.re).abs() < 1e-11 && (g.im - w.im).abs() < 1e-11);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn small_grids_take_narrower_tiles() {
         let geo = Geometry {
             batch1: 1,
@@ -785,11 +834,11 @@ mod tests {
     #[test]
     fn passes_are_few_and_fit() {
         let lim = Limits::of(false, 1024);
-        assert_eq!(passes(4096, &lim), alloc::vec![4096]);
-        assert_eq!(passes(8192, &lim), alloc::vec![8192]);
-        assert_eq!(passes(1 << 20, &lim), alloc::vec![1024, 1024]);
-        assert_eq!(passes(1 << 24, &lim).len(), 3);
-        assert_eq!(passes(1 << 27, &lim), alloc::vec![512, 512, 512]);
+        assert_eq!(passes(4096, &lim, 0), alloc::vec![4096]);
+        assert_eq!(passes(8192, &lim, 0), alloc::vec![8192]);
+        assert_eq!(passes(1 << 20, &lim, 0), alloc::vec![1024, 1024]);
+        assert_eq!(passes(1 << 24, &lim, 0).len(), 3);
+        assert_eq!(passes(1 << 27, &lim, 0), alloc::vec![512, 512, 512]);
         assert_eq!(bluestein_length(1009), 2048);
         assert_eq!(bluestein_length(1500), 3072);
         assert!(bluestein_length(17) >= 33);

@@ -85,7 +85,19 @@ def _unsupported(name):
             "to any supported types according to the casting rule ''safe''")
 
 
+_DTYPES = {}
+
+
 def _dtypes(dtype, kind, n):
+    """``_dtypes_of`` memoized: NumPy's type promotion costs microseconds a call."""
+    key = (dtype, kind, kind == "r2c" and n % 2 == 0)
+    got = _DTYPES.get(key)
+    if got is None:
+        got = _DTYPES[key] = _dtypes_of(dtype, kind, n)
+    return got
+
+
+def _dtypes_of(dtype, kind, n):
     """(input dtype of the primitive, its output dtype, NumPy's result dtype) for an input
     of ``dtype``. NumPy runs ``numpy.fft`` as ufuncs with complex64/complex128 loops whose
     output arrays are allocated in ``result_type(a, 1j)`` (c2c, r2c) or in
@@ -123,7 +135,8 @@ def _fit(a, n, axis, dtype):
     if m > n:
         a = a[_slice_along(a.ndim, axis, slice(0, n))]
     if m >= n:
-        return a.astype(dtype, copy=False)
+        # (The dtype test first: astype's own no-op check costs microseconds a call.)
+        return a if a.dtype == dtype else a.astype(dtype)
     padded = zeros(a.shape[:axis] + (n,) + a.shape[axis + 1:], dtype)
     _gpupy._copyto(padded[_slice_along(a.ndim, axis, slice(0, m))], a)
     return padded
