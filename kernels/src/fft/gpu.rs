@@ -1,11 +1,13 @@
-//! The FFT kernels. `pass` is one pass of a transform (see `plan`): a block loads its
-//! columns into shared memory (applying the pass's factors on the way), runs the
-//! block-local Stockham stages with each thread's butterflies in registers, and
-//! stores. The `Twist` kernels are the elementwise steps around the transforms.
+//! The FFT kernels. `pass` is one pass of a transform (see `plan`): a block runs the
+//! block-local Stockham stages over its columns, each thread's butterflies in
+//! registers; the first stage reads the source (applying the pass's factors on the
+//! way), the middle ones exchange through shared memory, the last writes the
+//! destination (see `stage`). The `Twist` kernels are the elementwise steps around the
+//! transforms.
 
 use super::plan::{
-    META_BYTES, column, four_step_entries, pad, per_thread, pitch, stage_dst, stage_src, stage_table_len,
-    stage_twiddle,
+    META_BYTES, column, four_step_entries, pad, per_thread, pitch, stage_dst, stage_src,
+    stage_table_len, stage_twiddle,
 };
 use super::radix::{Cx, Dft, Real};
 use super::{Pass, Twist};
@@ -300,12 +302,12 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, cons
                             )
                         };
                         unroll!(r in 0..R => {
+                            if r > 0 {
+                                w = w * inc;
+                            }
                             // SAFETY: per this function's contract.
                             let y = unsafe { factors(&io, x[r], c.j, j + r as u32 * quarter) };
                             x[r] = y * w.cast::<F>();
-                            if r + 1 < R {
-                                w = w * inc;
-                            }
                         });
                     } else {
                         unroll!(r in 0..R => {

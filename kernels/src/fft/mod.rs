@@ -15,8 +15,8 @@
 //! DFTs of length `L_p` (the product of all `L_p` is `N`) over `N / L_p` *columns* per
 //! batch item, each column one block-local Stockham FFT in shared memory. Between
 //! passes the columns are multiplied by the four-step twiddles `W_(Ns L)^(jl e)` on
-//! the way in, where `Ns` is the product of the earlier passes' lengths. See
-//! [`plan::pass_src`] and [`plan::pass_dst`] for where a pass reads and writes.
+//! the way in, where `Ns` is the product of the earlier passes' lengths. See [`Pass`]
+//! and [`plan::column`] for where a pass reads and writes.
 
 pub mod plan;
 pub mod radix;
