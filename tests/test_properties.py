@@ -146,6 +146,13 @@ def test_reductions(data, name, dtype, shape, keepdims):
         # Every partial product is at most the product of the factors >= 1 in magnitude.
         m = np.abs(np.nan_to_num(x.astype(np.float64)))
         assume(np.prod(np.maximum(m, 1.0), initial=1.0) <= 65504)
+    if name in ("prod", "nanprod") and np.dtype(dtype).kind == "c":
+        # Once a partial product overflows, which parts come out NaN depends on the
+        # association order: left to right (NumPy), (inf+0j)(48+0j) is inf+nanj; in a
+        # tree (gpupy) the overflow may happen only in the last product, inf+0j. Only
+        # products whose partials stay finite compare (|a b| bounds every part).
+        m = np.abs(np.nan_to_num(x.astype(np.complex128)))
+        assume(np.prod(np.maximum(m, 1.0), initial=1.0) <= np.finfo(dtype).max)
     g = gp.asarray(x)
     if x.ndim and data.draw(st.booleans()):
         key = data.draw(views(x.shape))
