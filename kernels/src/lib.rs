@@ -11,8 +11,8 @@
 //! `interpolate`, `iir`, `sparse`), each with its meaning (plain Rust, tested on the CPU),
 //! a `gpu` engine (GPU only) and, in its `mod.rs`, its kernel table and
 //! handles. Shared by all: `registry` (modules, handles) and `modules` (the list of
-//! modules), `table`/`loops` (the op lists), `dtype`, `args` (the `#[repr(C)]` launch
-//! structs) and `gpu` (device helpers: thread indices, shuffles, shared memory, `unroll!`).
+//! modules), `table`/`loops` (the op lists), `dtype`, `fused` (multiply-adds rounded once on both engines), `args` (the
+//! `#[repr(C)]` launch structs) and `gpu` (device helpers: thread indices, shuffles, shared memory, `unroll!`).
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 #![feature(f16)]
 #![cfg_attr(
@@ -22,6 +22,7 @@
 
 pub mod args;
 pub mod dtype;
+pub mod fused;
 pub mod loops;
 pub mod modules;
 pub mod registry;

@@ -38,33 +38,11 @@ pub trait Real:
     /// A constant, rounded to this type.
     fn of(v: f64) -> Self;
     fn to_f64(self) -> f64;
-    /// `self * a + b`: one fused multiply-add on the GPU (a rounding fewer, one
-    /// instruction instead of two), the plain expression on the CPU.
+    /// `self * a + b` rounded once (`crate::fused`): on the GPU one instruction
+    /// instead of two, and the CPU engine computes the same bits.
     fn mul_add(self, a: Self, b: Self) -> Self;
 }
 
-macro_rules! fused {
-    ($t:ty, $ty:literal, $reg:ident) => {
-        #[inline(always)]
-        fn mul_add(self, a: $t, b: $t) -> $t {
-            #[cfg(target_arch = "nvptx64")]
-            {
-                let d: $t;
-                // SAFETY: register arithmetic only.
-                unsafe {
-                    core::arch::asm!(concat!("fma.rn.", $ty, " {d}, {a}, {b}, {c};"),
-                        d = out($reg) d, a = in($reg) self, b = in($reg) a, c = in($reg) b,
-                        options(pure, nomem, nostack))
-                };
-                d
-            }
-            #[cfg(not(target_arch = "nvptx64"))]
-            {
-                self * a + b
-            }
-        }
-    };
-}
 impl Real for f32 {
     #[inline(always)]
     fn of(v: f64) -> f32 {
@@ -74,7 +52,10 @@ impl Real for f32 {
     fn to_f64(self) -> f64 {
         self as f64
     }
-    fused!(f32, "f32", reg32);
+    #[inline(always)]
+    fn mul_add(self, a: f32, b: f32) -> f32 {
+        crate::fused::fma32(self, a, b)
+    }
 }
 impl Real for f64 {
     #[inline(always)]
@@ -85,7 +66,10 @@ impl Real for f64 {
     fn to_f64(self) -> f64 {
         self
     }
-    fused!(f64, "f64", reg64);
+    #[inline(always)]
+    fn mul_add(self, a: f64, b: f64) -> f64 {
+        crate::fused::fma64(self, a, b)
+    }
 }
 
 /// A complex number laid out as NumPy's complex64/complex128 (`re`, then `im`).
@@ -138,7 +122,6 @@ impl<R: Real> Mul for Cx<R> {
     type Output = Self;
     #[inline(always)]
     fn mul(self, o: Self) -> Self {
-        // (On the CPU exactly `re*re - im*im` and `re*im + im*re`.)
         Cx::new(
             self.re.mul_add(o.re, -(self.im * o.im)),
             self.re.mul_add(o.im, self.im * o.re),

@@ -7,6 +7,7 @@
 //! matrix products do (`matmul/gpu/simt.rs`).
 
 use crate::dtype::{c64, c128};
+use crate::fused::{fma32, fma64};
 
 /// A sample, coefficient or state of a recursive filter.
 pub trait Sample: Copy + PartialEq + core::fmt::Debug + 'static {
@@ -22,33 +23,6 @@ pub trait Sample: Copy + PartialEq + core::fmt::Debug + 'static {
     fn from_c128(v: c128) -> Self;
     fn to_c128(self) -> c128;
 }
-
-/// `a * b + c` rounded once, in f32 or f64.
-macro_rules! real_fma {
-    ($name:ident, $t:ident, $ptx:literal, $reg:ident) => {
-        #[inline(always)]
-        fn $name(a: $t, b: $t, c: $t) -> $t {
-            #[cfg(target_arch = "nvptx64")]
-            {
-                let d: $t;
-                // SAFETY: register-only arithmetic.
-                unsafe {
-                    core::arch::asm!(concat!("fma.rn.", $ptx, " {d}, {a}, {b}, {c};"),
-                        d = out($reg) d, a = in($reg) a, b = in($reg) b, c = in($reg) c,
-                        options(pure, nomem, nostack))
-                };
-                d
-            }
-            #[cfg(not(target_arch = "nvptx64"))]
-            {
-                a.mul_add(b, c)
-            }
-        }
-    };
-}
-
-real_fma!(fma32, f32, "f32", reg32);
-real_fma!(fma64, f64, "f64", reg64);
 
 macro_rules! real_sample {
     ($t:ident, $fma:path) => {

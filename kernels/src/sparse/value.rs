@@ -8,6 +8,7 @@
 //! outside an allocation.
 
 use crate::dtype::{c64, c128};
+use crate::fused::{fma32, fma64};
 use crate::reduce::reduction::{Ordered, Words};
 
 /// A value type of the sparse kernels: a field with a fused multiply-add.
@@ -21,33 +22,6 @@ pub trait Value: Words + Ordered + PartialEq {
     fn mul_add(a: Self, b: Self, acc: Self) -> Self;
     fn is_zero(self) -> bool;
 }
-
-/// `a * b + c` rounded once: `fma.rn` on the GPU, `mul_add` on the CPU (the same IEEE
-/// operation).
-macro_rules! fma_fn {
-    ($name:ident, $t:ident, $reg:ident, $ty:literal) => {
-        #[inline(always)]
-        pub fn $name(a: $t, b: $t, c: $t) -> $t {
-            #[cfg(target_arch = "nvptx64")]
-            {
-                let d: $t;
-                // SAFETY: register-only arithmetic.
-                unsafe {
-                    core::arch::asm!(concat!("fma.rn.", $ty, " {d}, {a}, {b}, {c};"),
-                        d = out($reg) d, a = in($reg) a, b = in($reg) b, c = in($reg) c,
-                        options(pure, nomem, nostack))
-                };
-                d
-            }
-            #[cfg(not(target_arch = "nvptx64"))]
-            {
-                a.mul_add(b, c)
-            }
-        }
-    };
-}
-fma_fn!(fma32, f32, reg32, "f32");
-fma_fn!(fma64, f64, reg64, "f64");
 
 macro_rules! real_value {
     ($($t:ident $fma:ident)*) => { $(
