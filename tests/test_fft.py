@@ -53,9 +53,9 @@ pytestmark = pytest.mark.gpu
 
 C = 5  # the accuracy constant of the module docstring
 NORMS = [None, "backward", "ortho", "forward"]
-SIZES = [1, 2, 3, 5, 7, 8, 11, 13, 16, 17, 30, 64, 97, 100, 128, 210, 243, 256, 1000, 1009, 1024, 2048, 4096,
-         4097, 8192]
-BIG_SIZES = [65521, 2**16, 2**20]
+SIZES = [1, 2, 3, 5, 7, 8, 11, 13, 16, 17, 30, 64, 97, 100, 128, 210, 243, 256, 729, 1000, 1009, 1024, 2048,
+         4096, 4097, 8192]
+BIG_SIZES = [65521, 2**16, 3**10, 2**20]
 ONE_AXIS = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]
 REAL_INPUT = {"rfft", "ihfft", "rfftn", "rfft2"}  # complex input is a TypeError
 

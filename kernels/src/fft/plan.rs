@@ -486,7 +486,7 @@ pub mod cpu {
                 }
             };
         }
-        go!(2 3 4 5 7 8 11 13 16)
+        go!(2 3 4 5 7 8 9 11 13 16)
     }
 
     /// One block-local FFT over a row held at `pad` positions, stage by stage as the

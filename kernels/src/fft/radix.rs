@@ -1,6 +1,7 @@
 //! The small DFTs the kernels compute in registers: radix 2, 4, 8 and 16 as split-radix
 //! butterflies, and the odd primes 3, 5, 7, 11 and 13 by the symmetric direct form
-//! (the inputs paired as `x[m] +- x[R-m]`, which halves the multiplications). All are
+//! (the inputs paired as `x[m] +- x[R-m]`, which halves the multiplications), and 9 as
+//! 3 x 3. All are
 //! forward transforms (`exp(-2 pi i jk / R)`); the kernels get the inverse by
 //! conjugating on the way in and out. Written once over the real type, for the CPU
 //! tests and the GPU alike.
@@ -330,9 +331,50 @@ macro_rules! odd_dft {
 }
 odd_dft!(3 C3 S3 5 C5 S5 7 C7 S7 11 C11 S11 13 C13 S13);
 
+/// cos and sin of `2 pi k / 9` for k = 1, 2, 4 (correctly rounded; computed to 50
+/// digits).
+const W9: [(f64, f64); 3] = [
+    (0.766044443118978, 0.6427876096865394),
+    (0.17364817766693036, 0.984807753012208),
+    (-0.9396926207859084, 0.3420201433256687),
+];
+
+/// `x * exp(-2 pi i k / 9)` for k = 1, 2, 4.
+#[inline(always)]
+fn w9<R: Real>(x: Cx<R>, k: usize) -> Cx<R> {
+    let (c, s) = W9[if k == 4 { 2 } else { k - 1 }];
+    x * Cx::new(R::of(c), R::of(-s))
+}
+
+/// Radix 9 as 3 x 3 (half the stages of two radix-3 ones for powers of 3): three
+/// DFTs of 3 over the inputs `b, b + 3, b + 6`, twiddles `W9^(b k1)`, then three DFTs
+/// of 3 across them give output `k1 + 3 k2`.
+impl<R: Real> Dft<9> for Cx<R> {
+    #[inline(always)]
+    fn dft(v: &mut [Self; 9]) {
+        let mut y = [[Cx::<R>::default(); 3]; 3];
+        each!(b in 0..3 => {
+            let mut t = [v[b], v[b + 3], v[b + 6]];
+            <Cx<R> as Dft<3>>::dft(&mut t);
+            y[b] = t;
+        });
+        y[1][1] = w9(y[1][1], 1);
+        y[1][2] = w9(y[1][2], 2);
+        y[2][1] = w9(y[2][1], 2);
+        y[2][2] = w9(y[2][2], 4);
+        each!(k1 in 0..3 => {
+            let mut t = [y[0][k1], y[1][k1], y[2][k1]];
+            <Cx<R> as Dft<3>>::dft(&mut t);
+            v[k1] = t[0];
+            v[k1 + 3] = t[1];
+            v[k1 + 6] = t[2];
+        });
+    }
+}
+
 /// The radices the kernels have a butterfly for, largest first (the planner's order
 /// of preference).
-pub const RADICES: [u32; 9] = [16, 13, 11, 8, 7, 5, 4, 3, 2];
+pub const RADICES: [u32; 10] = [16, 13, 11, 9, 8, 7, 5, 4, 3, 2];
 
 #[cfg(test)]
 mod tests {
@@ -379,6 +421,7 @@ mod tests {
         check::<5>();
         check::<7>();
         check::<8>();
+        check::<9>();
         check::<11>();
         check::<13>();
         check::<16>();
