@@ -22,12 +22,11 @@ three solves after one warm-up).
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import cp, device_line, gpu_ms  # noqa: E402  (the shared timing helpers)
+from bench import cp, device_line, gpu_ms, host_ms  # noqa: E402  (the shared timing helpers)
 
 import gpupy as gp  # noqa: E402
 import gpupyx.scipy.sparse as gsp  # noqa: E402
@@ -104,17 +103,6 @@ def row(name, dtype, g, c, extra=""):
     cs = f"{c:9.3f}" if c is not None else f"{'n/a':>9}"
     ratio = f"{c / g:10.2f}" if c is not None else f"{'-':>10}"
     print(f"{name:34} {np.dtype(dtype).name:8} {g:9.3f} {cs} {ratio} {extra}")
-
-
-def wall_ms(run, reps=3):
-    """Median wall milliseconds of `run()` (which synchronizes) after one warm-up."""
-    run()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t) * 1e3)
-    return float(np.median(times))
 
 
 def main():
@@ -200,7 +188,7 @@ def main():
             gp.cuda.Device().synchronize()
             return info
 
-        g = wall_ms(run_g)
+        g = host_ms(run_g, 1, 3)  # median wall ms of 3 after a warm-up (run_g synchronizes)
         c = None
         if csp is not None:
             from cupyx.scipy.sparse.linalg import cg as ccg
@@ -214,7 +202,7 @@ def main():
                 cp.cuda.Device().synchronize()
                 return info
 
-            c = wall_ms(run_c)
+            c = host_ms(run_c, 1, 3)
         row(f"cg Poisson ({pm[3][0]} rows, rtol {tol:g})", dtype, g, c, "(wall ms)")
 
 
