@@ -172,6 +172,26 @@ def test_qr_modes(rng, dtype, shape):
         assert_reconstructs(ai, qi @ ri, h.dtype, what="raw reflectors")
 
 
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=dtype_id)
+def test_qr_blocked_identity_reflectors(rng, dtype):
+    """Columns already in upper triangular form have tau = 0 (the reflector is the
+    identity): the blocked path's block reflectors must skip them. The first 40
+    columns of a 200 x 150 matrix (the blocked path) are upper triangular."""
+    a = randn(rng, (200, 150), dtype)
+    a[:, :40] = np.triu(a[:, :40])
+    q, r = gp.linalg.qr(gp.asarray(a))
+    qh, rh = wide(gp.asnumpy(q)), wide(gp.asnumpy(r))
+    assert not np.any(np.tril(rh, -1))
+    assert_orthonormal_columns(qh, q.dtype)
+    assert_reconstructs(a, qh @ rh, q.dtype)
+    h, tau = gp.linalg.qr(gp.asarray(a), mode="raw")
+    th = gp.asnumpy(tau)
+    if np.dtype(dtype).kind == "f":
+        assert np.all(th[:40] == 0), "reflectors of the triangular columns"
+    qi = householder_q(np.swapaxes(gp.asnumpy(h), -1, -2), th, 200)
+    assert_reconstructs(a, qi @ np.triu(wide(np.swapaxes(gp.asnumpy(h), -1, -2))), h.dtype, what="raw")
+
+
 def test_qr_views_and_promotion(rng):
     base = randn(rng, (3, 30, 20), np.complex128)
     for f in [lambda x: x.transpose(0, 2, 1), lambda x: x[:, ::-2, ::-1], lambda x: x[::-1, 3:, 1:]]:

@@ -259,6 +259,17 @@ def test_singular_raises(rng, dtype):
                gp.linalg.LinAlgError)
 
 
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=dtype_id)
+def test_singular_raises_blocked(rng, dtype):
+    """A zero column inside a panel of the blocked LU (order 300): the panel kernel
+    reports the zero pivot and goes on, as LAPACK."""
+    a = singular(rng, 300, dtype)
+    b = randn(rng, (300,), dtype)
+    same_error(lambda: gp.linalg.solve(gp.asarray(a), gp.asarray(b)), lambda: np.linalg.solve(a, b),
+               gp.linalg.LinAlgError)
+    assert gp.asnumpy(gp.linalg.det(gp.asarray(a))) == 0
+
+
 def test_linalgerror_is_numpys():
     assert gp.linalg.LinAlgError is np.linalg.LinAlgError
     assert issubclass(gp.linalg.LinAlgError, ValueError)

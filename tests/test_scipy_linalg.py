@@ -369,7 +369,7 @@ def test_det(rng, dtype, shape):
 
 @pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=dtype_id)
 @pytest.mark.parametrize("shape", [(1, 1), (2, 2), (5, 5), (33, 33), (7, 4), (4, 7), (3, 6, 6), (2, 2, 5, 3),
-                                   (0, 3), (2, 0, 0)], ids=str)
+                                   (0, 3), (2, 0, 0), (300, 300), (300, 170), (170, 300)], ids=str)
 def test_lu(rng, dtype, shape):
     a = randn(rng, shape, dtype)
     p, l, u = gsl.lu(gp.asarray(a))

@@ -183,18 +183,6 @@ fn _linalg_geev(
     py.detach(|| dense::geev(a, z, info, vectors)).or_raise()
 }
 
-/// The block reflector's `T` (`(batch, k, k)`) from `geqrf`'s `h` and `tau`.
-#[pyfunction]
-fn _linalg_larft(
-    py: Python<'_>,
-    h: &Bound<'_, NdArray>,
-    tau: &Bound<'_, NdArray>,
-    t: &Bound<'_, NdArray>,
-) -> PyResult<()> {
-    let (h, tau, t) = (&h.get().inner, &tau.get().inner, &t.get().inner);
-    py.detach(|| dense::larft(h, tau, t)).or_raise()
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_set_tf32, m)?)?;
     m.add_function(wrap_pyfunction!(_tf32, m)?)?;
@@ -208,7 +196,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_potrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_geqrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_orgqr, m)?)?;
-    m.add_function(wrap_pyfunction!(_linalg_larft, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_geev, m)?)?;
     Ok(())
 }

@@ -8,7 +8,7 @@ use core::arch::asm;
 
 use super::dense::args::{DenseArgs, SCRATCH_BYTES, flag};
 use super::dense::eig::{gehrd, hqr, trevc};
-use super::dense::{Mat, Tri, geqrf, getrf, larft, orgqr, potrf, swap_rows, trsm};
+use super::dense::{Mat, Tri, geqrf, getrf, orgqr, potrf, swap_rows, trsm};
 use super::scalar::Scalar;
 use super::team::{Team, each2};
 use crate::dtype::{c64, c128};
@@ -613,25 +613,6 @@ unsafe fn run_orgqr<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
     }
 }
 
-#[inline(always)]
-unsafe fn run_larft<T: Scalar>(p: DenseArgs, t: &impl Team, s: Slotting) {
-    let matrix = s.matrix;
-    let (m, k) = (p.m as usize, p.k as usize);
-    // SAFETY: the host's launch matches DenseArgs' contract for larft.
-    unsafe {
-        let h = Mat {
-            ptr: (p.a as *mut T).add(matrix * p.a_batch as usize),
-            ld: p.lda as usize,
-        };
-        let tm = Mat {
-            ptr: (p.b as *mut T).add(matrix * p.b_batch as usize),
-            ld: p.ldb as usize,
-        };
-        let tau = (p.tau as *const T).add(matrix * p.tau_batch as usize);
-        larft(t, h, m, k, tau, tm);
-    }
-}
-
 /// The unit roundoff and the smallest normal number of `T`'s precision.
 #[inline(always)]
 fn precision<T>() -> (f64, f64) {
@@ -735,5 +716,4 @@ crate::for_each_dense_type!(dense_entries, "trsm", run_trsm);
 crate::for_each_dense_type!(dense_entries, "potrf", run_potrf);
 crate::for_each_dense_type!(dense_entries, "geqrf", run_geqrf);
 crate::for_each_dense_type!(dense_entries, "orgqr", run_orgqr);
-crate::for_each_dense_type!(dense_entries, "larft", run_larft);
 dense_entries!(["geev" run_geev] ("complex64", c64) ("complex128", c128));

@@ -7,7 +7,7 @@
 //!   (CPU-tested); `dense::args` their launch struct;
 //! - `jacobi`: one-sided Jacobi (singular values, vectors, Hermitian eigenproblems):
 //!   the pairing order, rotation angles and a CPU sweep (CPU-tested);
-//! - `gpu`, `gpu_dense`: the kernels and their entry points, compiled for the GPU only;
+//! - `gpu`, `gpu_dense`, `gpu_trsm`: the kernels and their entry points, compiled for the GPU only;
 //! - here: the module's kernel table and the handles the host launches by.
 
 pub mod dense;
@@ -19,6 +19,8 @@ pub mod team;
 mod gpu;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_dense;
+#[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
+mod gpu_trsm;
 
 /// The element types with a Jacobi kernel: `(name, type)`. float32 and complex64 inputs
 /// compute in these.
@@ -54,14 +56,15 @@ crate::module_parts! {
         Getrf = crate::for_each_dense_type!(dense_names, "getrf"),
         /// Triangular solves with optional row interchanges (`dense::trsm`).
         Trsm = crate::for_each_dense_type!(dense_names, "trsm"),
+        /// Triangular solves of order at most 128 on many columns, a warp per four
+        /// columns in registers (`gpu_trsm`; no pivots).
+        TrsmWarp = crate::for_each_dense_type!(dense_names, "trsm_warp"),
         /// Cholesky (`dense::potrf`).
         Potrf = crate::for_each_dense_type!(dense_names, "potrf"),
         /// Householder QR (`dense::geqrf`).
         Geqrf = crate::for_each_dense_type!(dense_names, "geqrf"),
         /// `Q` from the reflectors (`dense::orgqr`).
         Orgqr = crate::for_each_dense_type!(dense_names, "orgqr"),
-        /// The block reflector's `T` (`dense::larft`).
-        Larft = crate::for_each_dense_type!(dense_names, "larft"),
         /// General eigenproblems (`dense::eig`), complex64 then complex128.
         Geev = &["gpupy_linalg_geev_complex64", "gpupy_linalg_geev_complex128"],
     }

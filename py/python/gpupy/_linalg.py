@@ -541,9 +541,11 @@ def _matrix_norm(x, axes, ord):
         return _gpupy.sqrt(_abs2_sum(x, axes))
     if ord in ("nuc", 2, -2):
         keep = [i for i in range(x.ndim) if i not in axes]
-        s = _singular_values(x.transpose(keep + [row, col]))
-        if ord == "nuc":
-            return _reduce("sum", s, -1)
+        x = x.transpose(keep + [row, col])
+        if ord == "nuc":  # summed in the working precision and rounded once
+            s = _singular_values(x, rounded=False)
+            return _reduce("sum", s, -1).astype(_singular_dtype(x.dtype), copy=False)
+        s = _singular_values(x)
         if ord == 2 and s.shape[-1] == 0:  # NumPy: 0 for an empty matrix, -2 raises
             return zeros(s.shape[:-1], dtype=s.dtype)
         return _reduce("max" if ord == 2 else "min", s, -1)
@@ -568,10 +570,16 @@ def _matrix_norm(x, axes, ord):
 _SINGLE_TOL = 1e-9
 
 
-def _singular_values(x):
+def _singular_dtype(dtype):
+    """The real dtype NumPy's ``svd`` returns for ``dtype``."""
+    return numpy.dtype(numpy.float32 if dtype in (numpy.float32, numpy.complex64) else numpy.float64)
+
+
+def _singular_values(x, rounded=True):
     """The singular values of each matrix in the last two axes of ``x``, unsorted, in
     the real dtype NumPy's ``svd`` returns (float32 for float32/complex64, float64 for
-    the rest).
+    the rest), or in float64 when ``rounded`` is false (a sum of them, the nuclear norm,
+    is then rounded once instead of k times).
 
     Method: one-sided Jacobi (``kernels/src/linalg/``) on a working copy whose rows are
     the matrix's columns (or its rows, for wide matrices: ``A`` and ``A^T`` share
@@ -589,7 +597,7 @@ def _singular_values(x):
         )
     complex_ = x.dtype.kind == "c"
     single = x.dtype in (numpy.float32, numpy.complex64)
-    real = numpy.dtype(numpy.float32 if single else numpy.float64)
+    real = _singular_dtype(x.dtype) if rounded else numpy.dtype(numpy.float64)
     r, c = x.shape[-2:]
     batch = x.shape[:-2]
     if min(r, c) == 0 or x.size == 0:

@@ -1,8 +1,9 @@
 //! The dense factorizations on the host: LU (with an optional solve or inverse),
-//! triangular solves, Cholesky, Householder QR, `Q` and the block reflector's `T`
-//! (`gpupy_kernels::linalg::dense` has the algorithms). Each call runs one kernel on a
-//! batch of matrices, a block per matrix (a block per matrix and column chunk for
-//! solves), staged in shared memory when it fits there. Large matrices come here as
+//! triangular solves, Cholesky, Householder QR and `Q` (`gpupy_kernels::linalg::dense`
+//! has the algorithms). Each call runs one kernel on a batch of matrices, a block per
+//! matrix (a block per matrix and column chunk for solves; blocks of warps, a warp per
+//! four columns, for the triangles of the blocked algorithms), staged in shared memory
+//! when it fits there. Large matrices come here as
 //! panels and blocks of the blocked algorithms in `py/python/gpupy/linalg/_decomp.py`.
 //!
 //! Every operand is a 3-D array `(batch, rows, cols)` whose rows are contiguous
@@ -11,7 +12,9 @@
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::linalg::Part;
-use gpupy_kernels::linalg::dense::args::{DenseArgs, SCRATCH_BYTES, flag};
+use gpupy_kernels::linalg::dense::args::{
+    DenseArgs, SCRATCH_BYTES, TRSM_WARP_COLS, TRSM_WARP_SLOTS, flag,
+};
 
 use crate::array::Array;
 use crate::dtype::DType;
@@ -377,6 +380,26 @@ pub fn trsm(
     let budget = stage_budget(t)?;
     let mut shared = 0;
     let t_bytes = padded(n * n * item);
+    if piv.is_none() && n <= 32 * TRSM_WARP_SLOTS && t_bytes <= budget {
+        // Unless a batch of small solves fills the GPU by itself (segments), a warp
+        // per TRSM_WARP_COLS columns with no barriers (`gpu_trsm`) beats the block.
+        let seg = segments(t, batch, n, t_bytes + padded(n * k * item))?;
+        if seg.is_none() {
+            const WARPS: usize = 4;
+            let x = to_u32(k.div_ceil(WARPS * TRSM_WARP_COLS))?;
+            let f = Part::TrsmWarp.dense(kd);
+            return launch(
+                t,
+                f,
+                args,
+                batch,
+                x,
+                32 * WARPS as u32,
+                t_bytes as u32,
+                None,
+            );
+        }
+    }
     if t_bytes <= budget {
         args.flags |= flag::STAGE_A;
         shared += t_bytes;
@@ -609,39 +632,6 @@ pub fn orgqr(h: &Array, tau: &Array, q: &Array) -> Result<()> {
         SCRATCH_BYTES + shared as u32,
         seg,
     )
-}
-
-/// The block reflector's `T` (`(batch, k, k)`, upper triangular) from `geqrf`'s `h`
-/// (`(batch, m, >= k)`) and `tau` (`(batch, k)`).
-pub fn larft(h: &Array, tau: &Array, t: &Array) -> Result<()> {
-    let dt = h.dtype();
-    let kd = dense_dtype(dt)?;
-    let oh = operand("larft", h, dt)?;
-    let ot = operand("larft T", t, dt)?;
-    let (batch, m, k) = (oh.batch, oh.rows, ot.cols);
-    let (tp, ts) = vector("larft tau", tau, dt, batch, k)?;
-    expect(
-        "larft",
-        ot.batch == batch && ot.rows == k && k <= oh.cols && k <= m,
-    )?;
-    if batch == 0 || k == 0 {
-        return Ok(());
-    }
-    let args = DenseArgs {
-        a: oh.ptr,
-        lda: oh.ld,
-        a_batch: oh.batch_stride,
-        b: ot.ptr,
-        ldb: ot.ld,
-        b_batch: ot.batch_stride,
-        tau: tp,
-        tau_batch: ts,
-        m: to_u32(m)?,
-        k: to_u32(k)?,
-        ..DenseArgs::default()
-    };
-    let f = Part::Larft.dense(kd);
-    launch(h, f, args, batch, 1, 1024, SCRATCH_BYTES, None)
 }
 
 /// Eigenvalues of each complex `a` (`(batch, n, n)`), in place: `a` becomes the Schur

@@ -6,25 +6,25 @@
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DenseArgs {
-    /// The matrix factored or read (`T` of a solve, `h` of `orgqr`/`larft`).
+    /// The matrix factored or read (`T` of a solve, `h` of `orgqr`).
     pub a: u64,
     pub lda: u64,
     pub a_batch: u64,
-    /// The right-hand sides (`getrf` with a solve, `trsm`), `Q` (`orgqr`), `T`
-    /// (`larft`), the explicit `V` (`geqrf`); 0 when absent.
+    /// The right-hand sides (`getrf` with a solve, `trsm`), `Q` (`orgqr`), the
+    /// explicit `V` (`geqrf`); 0 when absent.
     pub b: u64,
     pub ldb: u64,
     pub b_batch: u64,
     /// Pivots (int32, `getrf`, `trsm` with `PIV_*`).
     pub piv: u64,
     pub piv_batch: u64,
-    /// `tau` (`geqrf`, `orgqr`, `larft`), in the matrix's type.
+    /// `tau` (`geqrf`, `orgqr`), in the matrix's type.
     pub tau: u64,
     pub tau_batch: u64,
     /// LAPACK's `info` per matrix (uint32), indexed by matrix (`getrf`, `potrf`).
     pub info: u64,
     /// Rows and columns of `a`; `k`: right-hand sides (`getrf`, `trsm`), reflectors
-    /// (`orgqr`, `larft`).
+    /// (`orgqr`).
     pub m: u32,
     pub n: u32,
     pub k: u32,
@@ -75,3 +75,8 @@ pub mod flag {
 
 /// Bytes of shared memory the block team's reductions use, before any staged matrix.
 pub const SCRATCH_BYTES: u32 = 32 * 16;
+
+/// The warp-per-columns triangular solve (`gpu_trsm`): triangles of order up to
+/// `32 * TRSM_WARP_SLOTS`, `TRSM_WARP_COLS` columns of `b` per warp.
+pub const TRSM_WARP_SLOTS: usize = 4;
+pub const TRSM_WARP_COLS: usize = 4;

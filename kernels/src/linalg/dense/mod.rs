@@ -354,7 +354,10 @@ pub unsafe fn orgqr<T: Scalar>(
 /// The upper triangular `T` (`k x k`, into `tm`) of the block reflector
 /// `H_0 ... H_{k-1} = I - V T V^H` from `geqrf`'s `h` (`m x k`) and `tau` (LAPACK
 /// `larft`, forward, columnwise): `T[j][j] = tau_j`,
-/// `T[0..j][j] = -tau_j T[0..j][0..j] V[:, 0..j]^H v_j`.
+/// `T[0..j][j] = -tau_j T[0..j][0..j] V[:, 0..j]^H v_j`. The GPU path has no kernel for
+/// it: the blocked QR applies `T^-1` (the "UT" form, one matrix product and a
+/// triangular solve; `_ut_factor` in `py/python/gpupy/linalg/_decomp.py`), and this is
+/// the CPU reference its identity is tested against.
 ///
 /// # Safety
 /// `h` holds `m x k`, `tau` `k`, `tm` `k x k`, not overlapping; every member calls.

@@ -311,6 +311,25 @@ fn qr_case<T: TestScalar>(m: usize, n: usize, seed: u64) {
         max_diff(&block, &q) < 1e-14 * m as f64,
         "{m}x{n} block reflector"
     );
+    // The UT form the blocked GPU QR applies (`_ut_factor` in
+    // py/python/gpupy/linalg/_decomp.py): M = striu(V^H V) + diag(1 / tau) is T^-1.
+    if tau[..k].iter().all(|&t| t != T::ZERO) {
+        let g = mul(&conj_t(&v, m, k), &v, k, m, k);
+        let ut: Vec<T> = (0..k * k)
+            .map(|x| match (x / k, x % k) {
+                (i, j) if i < j => g[x],
+                (i, j) if i == j => T::ONE.div(tau[i]),
+                _ => T::ZERO,
+            })
+            .collect();
+        let eye: Vec<T> = (0..k * k)
+            .map(|x| if x / k == x % k { T::ONE } else { T::ZERO })
+            .collect();
+        assert!(
+            max_diff(&mul(&ut, &tm, k, k, k), &eye) < 1e-14 * m as f64,
+            "{m}x{n} UT form"
+        );
+    }
 }
 
 #[test]
