@@ -13,7 +13,7 @@ How they run (``ARCHITECTURE.md`` has the path to the kernels):
   from those kernels (on panels and diagonal blocks, in place on views) and gpupy's
   matrix products, which do almost all of the arithmetic: recursive LU (Toledo),
   recursive Cholesky, recursive triangular solves, blocked Householder QR with the
-  compact WY form (``I - V T V^H``);
+  compact WY form applied as ``I - V M^-1 V^H`` (``_ut_factor``);
 - eigenproblems and SVDs go through one-sided Jacobi (``_gpupy._svd_jacobi``): the SVD
   accumulates ``V`` in extra rows below ``A``'s; a Hermitian ``A`` is shifted to the
   positive definite ``A + c I`` (``c = 2 ||A||_F``), whose SVD is its eigendecomposition.
