@@ -10,6 +10,8 @@ wall time (a sweep):
 
     python benchmarks/trace_linalg.py solve:4096:float64 cholesky:4096:float64
     python benchmarks/trace_linalg.py qr:4096:float64 qr:4096:float64:_QR_PANEL=16
+    python benchmarks/trace_linalg.py --each getrf solve:4096:float64   # every launch of
+                                          # a kernel whose name has "getrf", in order
 
 Needs PyTorch with CUDA (and CuPy for its column). Wall times: best of 3 after one
 warm-up, the device synchronized after each call.
@@ -72,16 +74,20 @@ def wall_ms(call, xp, a, b):
     return 1e3 * min(times)
 
 
-def trace(call, a, b, top=8):
+def trace(call, a, b, each=None, top=8):
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         call(gp, a, b)
         sync()
     by_name = collections.defaultdict(lambda: [0, 0.0])
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            row = by_name[e.name[:70]]
-            row[0] += 1
-            row[1] += e.device_time_total / 1e3
+    kernels = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    kernels.sort(key=lambda e: e.time_range.start)
+    if each:
+        times = [f"{e.device_time_total:.1f}" for e in kernels if each in e.name]
+        print(f"  us per launch of *{each}*, in order: " + " ".join(times))
+    for e in kernels:
+        row = by_name[e.name[:70]]
+        row[0] += 1
+        row[1] += e.device_time_total / 1e3
     total = sum(t for _, t in by_name.values())
     launches = sum(c for c, _ in by_name.values())
     print(f"  kernels: {total:.2f} ms over {launches} launches")
@@ -89,7 +95,11 @@ def trace(call, a, b, top=8):
         print(f"  {ms:9.3f} ms {count:5d}x  {name}")
 
 
-def main(cases):
+def main(args):
+    each = None
+    if args[:1] == ["--each"]:
+        each, args = args[1], args[2:]
+    cases = args or ["solve:4096:float64"]
     defaults = {k: getattr(decomp, k) for k in KNOBS}
     for case in cases:
         op, n, dtype, *knobs = case.split(":")
@@ -109,8 +119,8 @@ def main(cases):
             line += f", cupy {wall_ms(call, cp, cp.asarray(a), cp.asarray(b)):.2f} ms"
         print(line, flush=True)
         if not knobs:
-            trace(call, ga, gb)
+            trace(call, ga, gb, each)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ["solve:4096:float64"])
+    main(sys.argv[1:])
