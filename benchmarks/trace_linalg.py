@@ -13,25 +13,23 @@ wall time (a sweep):
     python benchmarks/trace_linalg.py --each getrf solve:4096:float64   # every launch of
                                           # a kernel whose name has "getrf", in order
 
-Needs PyTorch with CUDA (and CuPy for its column). Wall times: best of 3 after one
-warm-up, the device synchronized after each call.
+Needs PyTorch with CUDA (and CuPy for its column). Call times: ``bench.gpu_ms``
+(CUDA-event medians of 3 after one warm-up).
 """
 
 import collections
+import os
 import sys
-import time
 
 import numpy as np
-
-import gpupy as gp
-import gpupy.linalg._decomp as decomp
-
-try:
-    import cupy as cp
-except ImportError:  # CuPy is optional
-    cp = None
 import torch
 from torch.profiler import ProfilerActivity, profile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import cp, device_line, gpu_ms  # noqa: E402  (the shared timing helpers)
+
+import gpupy as gp  # noqa: E402
+import gpupy.linalg._decomp as decomp  # noqa: E402
 
 KNOBS = ("_LU_PANEL", "_POTRF_BLOCK", "_QR_PANEL")
 CALLS = {
@@ -62,16 +60,8 @@ def inputs(op, n, dtype):
     return a, rng.standard_normal(n).astype(dtype)
 
 
-def wall_ms(call, xp, a, b):
-    call(xp, a, b)
-    sync()
-    times = []
-    for _ in range(3):
-        t = time.perf_counter()
-        call(xp, a, b)
-        sync()
-        times.append(time.perf_counter() - t)
-    return 1e3 * min(times)
+def call_ms(call, xp, a, b):
+    return gpu_ms(xp, lambda: call(xp, a, b), 1, 3)
 
 
 def trace(call, a, b, each=None, top=8):
@@ -96,6 +86,7 @@ def trace(call, a, b, each=None, top=8):
 
 
 def main(args):
+    print(device_line())
     each = None
     if args[:1] == ["--each"]:
         each, args = args[1], args[2:]
@@ -114,9 +105,9 @@ def main(args):
         a, b = inputs(op, n, dtype)
         call = CALLS[op]
         ga, gb = gp.asarray(a), gp.asarray(b)
-        line = f"{case}: gpupy {wall_ms(call, gp, ga, gb):.2f} ms"
+        line = f"{case}: gpupy {call_ms(call, gp, ga, gb):.2f} ms"
         if cp is not None and not knobs:
-            line += f", cupy {wall_ms(call, cp, cp.asarray(a), cp.asarray(b)):.2f} ms"
+            line += f", cupy {call_ms(call, cp, cp.asarray(a), cp.asarray(b)):.2f} ms"
         print(line, flush=True)
         if not knobs:
             trace(call, ga, gb, each)
