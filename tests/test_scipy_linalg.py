@@ -416,6 +416,36 @@ def test_lu_factor_solve(rng, dtype, n):
         assert_solves(a, gp.asnumpy(x), b[:, 0], x.dtype)
 
 
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=dtype_id)
+@pytest.mark.parametrize("shape", [(300, 300), (700, 40), (40, 700), (2, 300, 300)], ids=str)
+def test_lu_grid_panel_matches_block_panel(rng, dtype, shape, monkeypatch):
+    """The LU panels spread over many blocks (32 threads each, so a 700-row panel has 22
+    blocks and a grid barrier per column) do each element's arithmetic in the same order
+    as the one-block panel kernel: the factors and pivots agree bit for bit, with a zero
+    column (a zero pivot, reported and passed) and a row of NaNs among the rows."""
+    import gpupy.linalg._decomp as decomp
+
+    a = randn(rng, shape, dtype)
+    a[..., :, 5] = 0
+    a[..., shape[-2] // 2, :] = np.nan
+    results = []
+    for threads in (32, 0):
+        monkeypatch.setattr(decomp, "_LU_GRID_THREADS", threads)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", gsl.LinAlgWarning)  # the zero pivot
+            lu, piv = gsl.lu_factor(gp.asarray(a), check_finite=False)
+        results.append((gp.asnumpy(lu), gp.asnumpy(piv)))
+    (lu_grid, piv_grid), (lu_block, piv_block) = results
+    np.testing.assert_array_equal(piv_grid, piv_block)
+    np.testing.assert_array_equal(lu_grid, lu_block)
+    # Without the NaNs, the grid path still reconstructs the matrix.
+    a[..., shape[-2] // 2, :] = randn(rng, shape[:-2] + (shape[-1],), dtype)
+    monkeypatch.setattr(decomp, "_LU_GRID_THREADS", 32)
+    p, l, u = gsl.lu(gp.asarray(a))
+    ph, lh, uh = wide(gp.asnumpy(p)), wide(gp.asnumpy(l)), wide(gp.asnumpy(u))
+    assert_reconstructs(a, ph @ lh @ uh, l.dtype, c=C_SOLVE)
+
+
 def test_lu_batched_and_warning(rng):
     a = well_conditioned(rng, (4, 9, 9), np.float64)
     lu, piv = gsl.lu_factor(gp.asarray(a))

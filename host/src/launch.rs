@@ -58,6 +58,8 @@ pub struct Launch<'d> {
     used: usize,
     /// An argument that did not fit: reported by `run`.
     overflow: bool,
+    /// Launched with `cuLaunchCooperativeKernel`.
+    cooperative: bool,
 }
 
 impl<'d> Launch<'d> {
@@ -77,6 +79,7 @@ impl<'d> Launch<'d> {
             count: 0,
             used: 0,
             overflow: false,
+            cooperative: false,
         })
     }
 
@@ -95,15 +98,23 @@ impl<'d> Launch<'d> {
     /// grid-stride kernels whose per-thread setup is costly (a jump-ahead), so every
     /// thread starts once and no block waits for a second wave.
     pub fn resident_grid(self, threads: u32, work: u64) -> Result<Self> {
+        let blocks = self.resident_blocks(threads, 0)?.min(work.max(1)) as u32;
+        Ok(self.grid(blocks).block(threads))
+    }
+
+    /// How many blocks of `threads` threads and `shared` bytes of dynamic shared memory
+    /// the GPU holds resident at once (at least one per SM).
+    pub fn resident_blocks(&self, threads: u32, shared: u32) -> Result<u64> {
         // The driver's occupancy query costs about as much as a launch, so each answer
         // is kept, by function handle: modules stay loaded for the process, so a handle
         // names one function of one context for good.
-        static PER_SM: Mutex<Vec<(usize, u32, i32)>> = Mutex::new(Vec::new());
-        let key = (self.f.0 as usize, threads);
+        type Known = Vec<(usize, u32, u32, i32)>;
+        static PER_SM: Mutex<Known> = Mutex::new(Vec::new());
+        let key = (self.f.0 as usize, threads, shared);
         let known = lock(&PER_SM)
             .iter()
-            .find(|&&(f, t, _)| (f, t) == key)
-            .map(|e| e.2);
+            .find(|&&(f, t, s, _)| (f, t, s) == key)
+            .map(|e| e.3);
         let per_sm = match known {
             Some(n) => n,
             None => {
@@ -114,16 +125,23 @@ impl<'d> Launch<'d> {
                     result::occupancy::max_active_block_per_multiprocessor(
                         self.f.0,
                         threads as i32,
-                        0,
+                        shared as usize,
                     )
                 })?;
-                lock(&PER_SM).push((key.0, key.1, n));
+                lock(&PER_SM).push((key.0, key.1, key.2, n));
                 n
             }
         };
         let sms = self.device.props.multi_processor_count.max(1) as u64;
-        let blocks = (per_sm.max(1) as u64 * sms).min(work.max(1)) as u32;
-        Ok(self.grid(blocks).block(threads))
+        Ok(per_sm.max(1) as u64 * sms)
+    }
+
+    /// A cooperative launch (`cuLaunchCooperativeKernel`): the driver starts every
+    /// block at once, so the kernel may wait for all of them (a grid barrier). The grid
+    /// must fit what [`resident_blocks`](Self::resident_blocks) reports (checked).
+    pub fn cooperative(mut self) -> Self {
+        self.cooperative = true;
+        self
     }
 
     /// The most threads a block of this kernel may have on this device (its registers
@@ -238,7 +256,30 @@ impl<'d> Launch<'d> {
             // SAFETY: `at` is the offset of an argument written inside `buf`.
             *p = unsafe { base.add(at) }.cast();
         }
+        if self.cooperative {
+            let blocks = g.0 as u64 * g.1 as u64 * g.2 as u64;
+            let fits = self.resident_blocks(threads as u32, self.shared)?;
+            if blocks > fits {
+                return bad(format!(
+                    "a cooperative grid of {blocks} blocks, more than the {fits} resident"
+                ));
+            }
+        }
         self.device.bind()?;
+        if self.cooperative {
+            // SAFETY: as for `cuLaunchKernel` below; the whole grid is resident at once
+            // (checked above), which the driver checks again.
+            return check("cuLaunchCooperativeKernel", unsafe {
+                result::launch_cooperative_kernel(
+                    self.f.0,
+                    g,
+                    b,
+                    self.shared,
+                    self.stream,
+                    &mut params[..self.count],
+                )
+            });
+        }
         // SAFETY: `f` is a function of a module loaded in this device's context (the
         // handle came from the registry through `Device::kernel`), and that context is
         // bound. `params` points at `count` initialized values that live in `buf` until

@@ -95,6 +95,27 @@ fn _linalg_getrf(
         .or_raise()
 }
 
+/// LU of the panels `a` (`(batch, m, n)`, at most 16 columns, inside a larger matrix
+/// whose rows hold `left` elements before and `right` after the panel's): as
+/// `_linalg_getrf` with those, spread over the GPU in blocks of `threads` threads.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn _linalg_lu_panel(
+    py: Python<'_>,
+    a: &Bound<'_, NdArray>,
+    piv: &Bound<'_, NdArray>,
+    info: &Bound<'_, NdArray>,
+    left: usize,
+    right: usize,
+    row: usize,
+    threads: u32,
+) -> PyResult<()> {
+    let (a, piv, info) = (&a.get().inner, &piv.get().inner, &info.get().inner);
+    let panel = dense::Panel { left, right, row };
+    py.detach(|| dense::lu_panel(a, piv, info, panel, threads))
+        .or_raise()
+}
+
 /// LAPACK `laswp`: `piv`'s row interchanges on `b` (`(batch, m, k)`), in order or
 /// reversed.
 #[pyfunction]
@@ -193,6 +214,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_getrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_trsm, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_laswp, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_lu_panel, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_potrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_geqrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_orgqr, m)?)?;

@@ -7,7 +7,8 @@
 //!   (CPU-tested); `dense::args` their launch struct;
 //! - `jacobi`: one-sided Jacobi (singular values, vectors, Hermitian eigenproblems):
 //!   the pairing order, rotation angles and a CPU sweep (CPU-tested);
-//! - `gpu`, `gpu_dense`, `gpu_trsm`: the kernels and their entry points, compiled for the GPU only;
+//! - `gpu`, `gpu_dense`, `gpu_trsm`, `gpu_lu_panel`: the kernels and their entry points,
+//!   compiled for the GPU only;
 //! - here: the module's kernel table and the handles the host launches by.
 
 pub mod dense;
@@ -19,6 +20,8 @@ pub mod team;
 mod gpu;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_dense;
+#[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
+mod gpu_lu_panel;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_trsm;
 
@@ -59,6 +62,9 @@ crate::module_parts! {
         /// Triangular solves of order at most 128 on many columns, a warp per four
         /// columns in registers (`gpu_trsm`; no pivots).
         TrsmWarp = crate::for_each_dense_type!(dense_names, "trsm_warp"),
+        /// LU panels of large matrices over the whole GPU, a row per thread, one
+        /// cooperative launch (`gpu_lu_panel`).
+        LuPanel = crate::for_each_dense_type!(dense_names, "lu_panel"),
         /// Cholesky (`dense::potrf`).
         Potrf = crate::for_each_dense_type!(dense_names, "potrf"),
         /// Householder QR (`dense::geqrf`).

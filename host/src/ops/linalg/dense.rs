@@ -13,7 +13,8 @@
 use gpupy_kernels as kernels;
 use gpupy_kernels::linalg::Part;
 use gpupy_kernels::linalg::dense::args::{
-    DenseArgs, SCRATCH_BYTES, TRSM_WARP_COLS, TRSM_WARP_SLOTS, flag,
+    DenseArgs, LU_PANEL_COLS, PanelArgs, SCRATCH_BYTES, TRSM_WARP_COLS, TRSM_WARP_SLOTS, flag,
+    lu_panel_shared,
 };
 
 use crate::array::Array;
@@ -239,6 +240,94 @@ pub struct Panel {
     pub row: usize,
 }
 
+/// Whether the `left` and `right` elements around each row of the panel `a` lie inside
+/// its rows of the buffer: a panel's first column is at `offset mod ld` within its row
+/// when the buffer is made of rows.
+fn panel_inside(a: &Array, oa: &Operand, panel: Panel) -> bool {
+    let col = a.layout().offset % oa.ld.max(1) as usize;
+    oa.batch_stride.is_multiple_of(oa.ld.max(1))
+        && panel.left <= col
+        && col + oa.cols + panel.right <= oa.ld as usize
+}
+
+/// LU with partial pivoting of the panels `a` (`(batch, m, n)`, `n <= LU_PANEL_COLS`)
+/// in place, whole rows swapped as `panel` says, as `getrf` does, but with the rows of
+/// each panel spread over the blocks of one cooperative launch, a row per thread
+/// (`gpu_lu_panel`). Falls back to `getrf` when the grid would not be resident at once.
+pub fn lu_panel(a: &Array, piv: &Array, info: &Array, panel: Panel, threads: u32) -> Result<()> {
+    let dt = a.dtype();
+    let kd = dense_dtype(dt)?;
+    let oa = operand("lu_panel", a, dt)?;
+    expect(
+        "lu_panel",
+        panel_inside(a, &oa, panel) && oa.cols <= LU_PANEL_COLS,
+    )?;
+    if !(threads.is_multiple_of(32) && (32..=1024).contains(&threads)) {
+        return Err(Error::Value(format!(
+            "linalg lu_panel: {threads} threads per block, not whole warps up to 1024"
+        )));
+    }
+    let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
+    let (pp, ps) = vector("lu_panel pivots", piv, DType::Int32, batch, m.min(n))?;
+    let ip = info_vector(info, batch)?;
+    if batch == 0 {
+        return Ok(());
+    }
+    // Blocks for the rows, and enough for the interchanges outside the panel (two
+    // columns per thread) when that takes more; fewer if the GPU cannot hold them all.
+    let item = dt.itemsize();
+    let device = a.device();
+    let kernel = Part::LuPanel.dense(kd);
+    // At most what the kernel's registers allow.
+    let threads = threads.min(Launch::new(device, kernel)?.max_threads()? / 32 * 32);
+    let rows_blocks = m.div_ceil(threads as usize).max(1);
+    let swap_blocks = (panel.left + panel.right).div_ceil(2 * threads as usize);
+    let mut chosen = None;
+    for blocks in [rows_blocks.max(swap_blocks), rows_blocks] {
+        let shared = to_u32(lu_panel_shared(blocks, item))?;
+        let fits = Launch::new(device, kernel)?.resident_blocks(threads, shared)?;
+        if chosen.is_none() && (blocks * batch) as u64 <= fits {
+            chosen = Some((blocks, shared));
+        }
+    }
+    let Some((blocks, shared)) = chosen.filter(|_| m > 0 && n > 0 && batch <= MAX_GRID_Y) else {
+        return getrf(a, piv, info, None, false, panel);
+    };
+    // Scratch: a barrier counter per matrix, then 2 * (blocks + 1) records per matrix
+    // (the kernel's `Record`: key, index, a row of LU_PANEL_COLS elements).
+    let records = (4 * batch).next_multiple_of(256);
+    let record = 16 + LU_PANEL_COLS * item;
+    let bytes = records + batch * 2 * (blocks + 1) * record;
+    let scratch = crate::ops::elementwise::fill::full(device, &[bytes], DType::UInt8, &[0])?;
+    let args = PanelArgs {
+        a: oa.ptr,
+        lda: oa.ld,
+        a_batch: oa.batch_stride,
+        piv: pp,
+        piv_batch: ps,
+        info: ip,
+        scratch: scratch.data_ptr(),
+        records: records as u64,
+        m: to_u32(m)?,
+        n: to_u32(n)?,
+        left: to_u32(panel.left)?,
+        right: to_u32(panel.right)?,
+        piv_base: to_u32(panel.row)?,
+        _pad: 0,
+    };
+    // PanelArgs is the kernel's whole parameter list: its operands were checked above
+    // (the panel's rows and the elements around them inside the buffer), the scratch
+    // holds what the comment above lists, and every block is resident (checked here
+    // and by the builder), as the kernel's grid barrier needs.
+    Launch::new(device, kernel)?
+        .grid3((to_u32(blocks)?, batch as u32, 1))
+        .block(threads)
+        .shared(shared)
+        .arg(args)
+        .cooperative()
+        .run()
+}
+
 /// LU with partial pivoting of each `a` (`(batch, m, n)`) in place, `piv` int32
 /// `(batch, min(m, n))`, `info` uint32 `(batch,)`. With `b` (`(batch, n, k)`, square
 /// `a`): also solves `A X = B` in place of `b`, or with `identity` writes `A^-1` there.
@@ -256,14 +345,7 @@ pub fn getrf(
     let oa = operand("getrf", a, dt)?;
     let whole_rows = panel.left > 0 || panel.right > 0;
     if whole_rows {
-        // The swapped elements must lie inside a's rows of its buffer: a panel's first
-        // column is at `offset mod ld` within its row when the buffer is made of rows.
-        let col = a.layout().offset % oa.ld.max(1) as usize;
-        let inside = b.is_none()
-            && oa.batch_stride % oa.ld.max(1) == 0
-            && panel.left <= col
-            && col + oa.cols + panel.right <= oa.ld as usize;
-        expect("getrf panel", inside)?;
+        expect("getrf panel", b.is_none() && panel_inside(a, &oa, panel))?;
     }
     let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
     let (pp, ps) = vector("getrf pivots", piv, DType::Int32, batch, m.min(n))?;

@@ -80,3 +80,44 @@ pub const SCRATCH_BYTES: u32 = 32 * 16;
 /// `32 * TRSM_WARP_SLOTS`, `TRSM_WARP_COLS` columns of `b` per warp.
 pub const TRSM_WARP_SLOTS: usize = 4;
 pub const TRSM_WARP_COLS: usize = 4;
+
+/// The LU panel spread over the GPU (`gpu_lu_panel`): at most this many columns, one row
+/// of them in each thread's registers.
+pub const LU_PANEL_COLS: usize = 16;
+
+/// Shared bytes of the LU panel kernel with `blocks` blocks and elements of `item`
+/// bytes: two sets of block-reduction slots, a copy of a step's `blocks + 1` records
+/// (a 16-byte key slot and a row of `LU_PANEL_COLS` elements each), the pivots, and the
+/// interchanges' plan (two words for each of `2 LU_PANEL_COLS` slots).
+pub const fn lu_panel_shared(blocks: usize, item: usize) -> usize {
+    2 * SCRATCH_BYTES as usize
+        + (blocks + 1) * (16 + LU_PANEL_COLS * item)
+        + 4 * LU_PANEL_COLS
+        + 2 * 2 * LU_PANEL_COLS * 4
+}
+
+/// One cooperative launch of the LU panel kernel on `gridDim.y` matrices (`dense::getrf`
+/// with whole rows swapped; strides in elements).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PanelArgs {
+    /// The `m x n` panels: first element, row stride, stride between matrices.
+    pub a: u64,
+    pub lda: u64,
+    pub a_batch: u64,
+    /// Pivots (int32, `min(m, n)` per matrix, plus `piv_base`) and `info` (uint32).
+    pub piv: u64,
+    pub piv_batch: u64,
+    pub info: u64,
+    /// Zeroed scratch: a u32 barrier counter per matrix at its start, the blocks'
+    /// records from byte `records` on.
+    pub scratch: u64,
+    pub records: u64,
+    pub m: u32,
+    pub n: u32,
+    /// Elements left and right of each panel row that interchanges move too.
+    pub left: u32,
+    pub right: u32,
+    pub piv_base: u32,
+    pub _pad: u32,
+}

@@ -1,0 +1,442 @@
+//! LU panels of the blocked LU spread over the whole GPU: `dense::getrf` (CPU-tested)
+//! on an `m x n` panel (`n <= LU_PANEL_COLS`) of a large matrix, whole rows swapped.
+//!
+//! One block factoring a 4096 x 16 panel spent about 370 us on it (a trace of
+//! `solve`, float64, n = 4096): every column step streams the panel through one SM's
+//! path to L2, so the time grew with the panel's rows, and panels took 50 of the 64 ms
+//! of the solve. Here every thread owns one row of the panel, in registers, and the
+//! blocks of a cooperative launch (all resident at once) work on their rows together.
+//! A column step needs the whole grid once, for the pivot:
+//!
+//! 1. each block finds its best candidate row (the first largest `|re| + |im|`, as
+//!    LAPACK's `i?amax`), and its owner publishes it, with the value of the key and the
+//!    row's elements, in a record in global memory; the owner of row `j` publishes row
+//!    `j` too;
+//! 2. a grid barrier (one counter per matrix, counted up, never reset within a launch);
+//! 3. every block copies all the records into its shared memory (one trip to L2),
+//!    picks the same winner from them (the same order of comparisons everywhere) and
+//!    takes the pivot row and row `j` from the copy; the two owners exchange their rows,
+//!    and every thread below `j` scales and updates its own row with no further
+//!    communication.
+//!
+//! Records alternate between two sets by the parity of the step: a block writes set
+//! `j + 1` while a slower one may still read set `j`, and set `j` is written again only
+//! after every block has passed the barrier of step `j + 1`. The elements left and right
+//! of the panel (`left`, `right` per row) are interchanged at the end, a column per
+//! thread over the whole grid, with the pivots every block kept.
+
+use core::arch::asm;
+use core::ptr::read_volatile;
+
+use super::dense::args::{LU_PANEL_COLS as W, PanelArgs, SCRATCH_BYTES};
+// The shared layout below adds up to `args::lu_panel_shared`.
+use super::gpu_dense::Slot;
+use super::scalar::Scalar;
+use crate::dtype::{c64, c128};
+use crate::gpu::{
+    block_dim, block_idx, block_idx_y, grid_dim, ld_shared_words, shfl_idx_words, shfl_xor_words,
+    smem_addr, st_shared_words, sync_threads, thread_idx, unroll,
+};
+
+/// A block's pivot candidate (or row `j`) for the others to read.
+#[repr(C)]
+pub struct Record<T> {
+    key: f64,
+    idx: u32,
+    _pad: u32,
+    row: [T; W],
+}
+
+/// Arrives at grid barrier number `step` (from 0) of this matrix's `counter` and waits
+/// for every block: after it, every block's writes before it are visible. Every thread
+/// of the block calls it.
+///
+/// # Safety
+/// `counter` is this matrix's zeroed counter; every block of the grid (resident at once:
+/// a cooperative launch) calls with the same `step`s in order.
+#[inline(always)]
+unsafe fn grid_sync(counter: *mut u32, step: u32) {
+    sync_threads();
+    if thread_idx() == 0 {
+        let target = (step + 1) * grid_dim();
+        // SAFETY: the counter is a valid u32 in global memory (the host's scratch). The
+        // release orders this block's writes (seen by this thread through the barrier
+        // above) before the arrival; the acquire loads order what follows after the
+        // others' arrivals (cooperative groups' grid.sync, with fences).
+        unsafe {
+            asm!("red.release.gpu.global.add.u32 [{p}], 1;", p = in(reg64) counter,
+                 options(nostack));
+            loop {
+                let v: u32;
+                asm!("ld.acquire.gpu.global.u32 {v}, [{p}];", v = out(reg32) v,
+                     p = in(reg64) counter, options(nostack));
+                if v >= target {
+                    break;
+                }
+            }
+        }
+    }
+    sync_threads();
+}
+
+/// Where the kernel's shared memory holds what (byte offsets): two sets of slots for
+/// block reductions, a copy of a step's `records` records, the pivots and the
+/// interchanges' plan (adding up to `args::lu_panel_shared`).
+struct Layout {
+    red: [u32; 2],
+    records: u32,
+    record: u32,
+    piv: u32,
+    plan: u32,
+}
+
+impl Layout {
+    #[inline(always)]
+    fn new<T>(records: usize) -> Layout {
+        let record = size_of::<Record<T>>() as u32;
+        let at = 2 * SCRATCH_BYTES;
+        let piv = at + records as u32 * record;
+        Layout {
+            red: [0, SCRATCH_BYTES],
+            records: at,
+            record,
+            piv,
+            plan: piv + 4 * W as u32,
+        }
+    }
+    /// Record `q`'s key slot (`Record` begins as a `Slot` does).
+    #[inline(always)]
+    fn key(&self, q: usize) -> u32 {
+        self.records + q as u32 * self.record
+    }
+    /// Element `c` of record `q`'s row.
+    #[inline(always)]
+    fn el<T>(&self, q: usize, c: usize) -> u32 {
+        self.key(q) + 16 + (c * size_of::<T>()) as u32
+    }
+}
+
+/// The best of the warp's slots, on every lane (`Slot::best` is a total order, so the
+/// butterfly gives every lane the same).
+#[inline(always)]
+fn warp_best(mut s: Slot) -> Slot {
+    let mut d = 16;
+    while d > 0 {
+        s = s.best(shfl_xor_words(s, d));
+        d /= 2;
+    }
+    s
+}
+
+/// The block's best slot, on every thread, through the 32 slots at shared `at`: one
+/// barrier, then every warp combines the warps' bests itself (`gpu_dense`'s block
+/// reduction reads them one after another on every thread, which cost microseconds
+/// per step with 32 warps). Callers alternate two `at`s, so that no barrier is needed
+/// before the slots are written again.
+#[inline(always)]
+fn block_best(s: Slot, at: u32) -> Slot {
+    let s = warp_best(s);
+    let (lane, warp) = (thread_idx() % 32, thread_idx() / 32);
+    if lane == 0 {
+        // SAFETY: warp < 32 slots of 16 bytes at `at`.
+        unsafe { st_shared_words(smem_addr(at + 16 * warp), s) };
+    }
+    sync_threads();
+    let mine = if lane < block_dim() / 32 {
+        // SAFETY: stored before the barrier.
+        unsafe { ld_shared_words::<Slot>(smem_addr(at + 16 * lane)) }
+    } else {
+        NONE
+    };
+    warp_best(mine)
+}
+
+/// No candidate: loses to every row.
+const NONE: Slot = Slot {
+    key: f64::NEG_INFINITY,
+    idx: u32::MAX,
+    _pad: 0,
+};
+
+/// # Safety
+/// The host's launch (`host/src/ops/linalg/dense.rs`, `lu_panel`): a cooperative grid
+/// of at least `ceil(m / blockDim.x)` blocks in x (whole warps; later blocks own no
+/// rows and help with the interchanges) and one matrix per `blockIdx.y`; `n <= W`;
+/// `scratch` zeroed, with a counter per matrix and `2 * (gridDim.x + 1)` records per
+/// matrix at byte `records`; `lu_panel_shared(gridDim.x, size_of::<T>())` of dynamic
+/// shared memory.
+#[inline(always)]
+unsafe fn run<T: Scalar>(p: PanelArgs) {
+    let matrix = block_idx_y() as usize;
+    let (g, blk) = (grid_dim() as usize, block_idx() as usize);
+    let (nt, tid) = (block_dim() as usize, thread_idx() as usize);
+    let (m, n) = (p.m as usize, p.n as usize);
+    let k = m.min(n);
+    let row = blk * nt + tid;
+    let mine = row < m;
+    let ld = p.lda as usize;
+    // SAFETY (pointers): the host's operands for `matrix`, checked against their
+    // buffers; the records and counters lie inside the scratch it allocated.
+    let a = unsafe { (p.a as *mut T).add(matrix * p.a_batch as usize) };
+    let counter = unsafe { (p.scratch as *mut u32).add(matrix) };
+    let records = unsafe { ((p.scratch + p.records) as *mut Record<T>).add(matrix * 2 * (g + 1)) };
+    let sh = Layout::new::<T>(g + 1);
+    // SAFETY (shared accesses below): offsets inside `lu_panel_shared(g, size)`.
+    let ld_el = |q: usize, c: usize| unsafe { ld_shared_words::<T>(smem_addr(sh.el::<T>(q, c))) };
+
+    let mut v = [T::ZERO; W];
+    if mine {
+        unroll!(c in 0..W => {
+            if c < n {
+                // SAFETY: row < m, c < n.
+                v[c] = unsafe { *a.add(row * ld + c) };
+            }
+        });
+    }
+    let mut info = 0u32;
+    unroll!(j in 0..W => {
+        if j < k {
+            // 1. This block's candidate; its owner and row j's owner publish.
+            let live = mine && row >= j;
+            let key = if live { v[j].abs1() } else { f64::NEG_INFINITY };
+            let own = Slot {
+                key: if key.is_nan() { -1.0 } else { key },
+                idx: if live { row as u32 } else { u32::MAX },
+                _pad: 0,
+            };
+            let best = block_best(own, sh.red[0]);
+            // SAFETY: record indices below 2 * (g + 1) of this matrix.
+            let set = unsafe { records.add((j % 2) * (g + 1)) };
+            let publish = |r: *mut Record<T>, key: f64, idx: u32, v: &[T; W]| {
+                // SAFETY: a record of this matrix's scratch, written by this thread
+                // alone in this step.
+                unsafe {
+                    (*r).key = key;
+                    (*r).idx = idx;
+                    unroll!(c in 0..W => { if c < n { (*r).row[c] = v[c]; } });
+                }
+            };
+            if best.idx == u32::MAX {
+                if tid == 0 {
+                    // SAFETY: this block's record.
+                    publish(unsafe { set.add(blk) }, f64::NEG_INFINITY, u32::MAX, &v);
+                }
+            } else if live && best.idx == row as u32 {
+                // SAFETY: as above.
+                publish(unsafe { set.add(blk) }, best.key, best.idx, &v);
+            }
+            if mine && row == j {
+                // SAFETY: the row-j record.
+                publish(unsafe { set.add(g) }, 0.0, row as u32, &v);
+            }
+            // 2. Every block's records are out.
+            // SAFETY: every block runs the same steps (k is the same for all).
+            unsafe { grid_sync(counter, j as u32) };
+            // 3. Every record into shared memory at once, as raw 8-byte words, eight
+            // loads in flight per thread (one trip to L2, where reading the keys first
+            // and then the winner's row took two); volatile, so that no stale L1 line
+            // of an earlier step is read.
+            let words = (g + 1) * sh.record as usize / 8;
+            let (src, dst) = (set as *const u64, sh.records);
+            let mut base = tid;
+            while base < words {
+                let mut x = [0u64; 8];
+                unroll!(u in 0..8 => {
+                    let w = base + u * nt;
+                    if w < words {
+                        // SAFETY: word w of this step's g + 1 records.
+                        x[u] = unsafe { read_volatile(src.add(w)) };
+                    }
+                });
+                unroll!(u in 0..8 => {
+                    let w = base + u * nt;
+                    if w < words {
+                        // SAFETY: the copy's word w.
+                        unsafe { st_shared_words(smem_addr(dst + 8 * w as u32), x[u]) };
+                    }
+                });
+                base += 8 * nt;
+            }
+            sync_threads();
+            // The same winner everywhere: the blocks' bests combined in a fixed order.
+            let mut s = NONE;
+            let mut q = tid;
+            while q < g {
+                // SAFETY: copied above.
+                s = s.best(unsafe { ld_shared_words::<Slot>(smem_addr(sh.key(q))) });
+                q += nt;
+            }
+            let pv = block_best(s, sh.red[1]).idx as usize;
+            // pv < m: the block of row j has a candidate; its record is pv / nt.
+            let (wq, jq) = (pv / nt, g);
+            if blk == 0 && tid == 0 {
+                // SAFETY: piv holds min(m, n) entries for this matrix.
+                unsafe {
+                    *(p.piv as *mut i32).add(matrix * p.piv_batch as usize + j) =
+                        (pv + p.piv_base as usize) as i32
+                };
+            }
+            if tid == 0 {
+                // SAFETY: j < W pivots; read after the barriers at the end.
+                unsafe { st_shared_words(smem_addr(sh.piv + 4 * j as u32), pv as u32) };
+            }
+            if pv != j && mine && (row == j || row == pv) {
+                let from = if row == j { wq } else { jq };
+                unroll!(c in 0..W => { if c < n { v[c] = ld_el(from, c); } });
+            }
+            let d = ld_el(wq, j);
+            if d == T::ZERO {
+                // The column below is zero too (d has the largest magnitude).
+                if info == 0 {
+                    info = j as u32 + 1;
+                }
+            } else if mine && row > j {
+                let l = v[j].div(d);
+                v[j] = l;
+                unroll!(c in 0..W => {
+                    if c > j && c < n {
+                        v[c] = v[c].sub(l.mul(ld_el(wq, c)));
+                    }
+                });
+            }
+        }
+    });
+    if mine {
+        unroll!(c in 0..W => {
+            if c < n {
+                // SAFETY: as for the loads.
+                unsafe { *a.add(row * ld + c) = v[c] };
+            }
+        });
+    }
+    // SAFETY: the pivots were stored before the barriers of the last step.
+    unsafe { interchange(a, ld, &p, &sh, k, n, g * nt, blk * nt + tid) };
+    if blk == 0 && tid == 0 {
+        // SAFETY: info holds one entry per matrix.
+        unsafe { *(p.info as *mut u32).add(matrix) = info };
+    }
+}
+
+/// The panel's `k` interchanges on the rest of each row (`left` elements before and
+/// `right` after the panel's), no block touches them otherwise: a column per thread of
+/// the grid (`threads`, this one `me`). Applied one after another the swaps would be a
+/// chain of dependent loads per column; instead they are composed first into a plan
+/// (which rows move where), so a column loads its at most `2k` moving rows at once and
+/// stores them in their places.
+///
+/// # Safety
+/// The pivots of the `k` steps in shared memory (`sh.piv`), every thread calls, the
+/// elements around each row inside the matrix (checked by the host).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn interchange<T: Scalar>(
+    a: *mut T,
+    ld: usize,
+    p: &PanelArgs,
+    sh: &Layout,
+    k: usize,
+    n: usize,
+    threads: usize,
+    me: usize,
+) {
+    let (left, right) = (p.left as usize, p.right as usize);
+    if left + right == 0 {
+        return;
+    }
+    // SAFETY (shared accesses): the pivots and the plan's 2 * 2W words.
+    let piv = |j: usize| unsafe { ld_shared_words::<u32>(smem_addr(sh.piv + 4 * j as u32)) };
+    let row_at = |s: usize| sh.plan + 4 * s as u32;
+    let dest_at = |s: usize| sh.plan + 4 * (2 * W + s) as u32;
+    // Warp 0 makes the plan, a lane per slot: row j (j < k) in slot j; a pivot row
+    // p_j >= k in slot W + j when no earlier step names it (else the slot is unused).
+    if thread_idx() < 32 {
+        let lane = thread_idx() as usize;
+        let first_step = |r: u32| (0..k).find(|&i| piv(i) == r).unwrap_or(0);
+        // The slot of step `lane`'s pivot row.
+        let pslot = if lane < k {
+            let pj = piv(lane);
+            if (pj as usize) < k {
+                pj as usize
+            } else {
+                W + first_step(pj)
+            }
+        } else {
+            0
+        };
+        let r = if lane < k {
+            lane as u32
+        } else if lane >= W && lane - W < k {
+            let pj = piv(lane - W);
+            if pj as usize >= k && first_step(pj) == lane - W {
+                pj
+            } else {
+                u32::MAX
+            }
+        } else {
+            u32::MAX
+        };
+        // Which slot's original content each slot holds after the swaps in order.
+        let mut content = lane as u32;
+        for j in 0..k {
+            let ps = shfl_idx_words(pslot as u32, j as u32) as usize;
+            if ps != j {
+                let src = if lane == j {
+                    ps
+                } else if lane == ps {
+                    j
+                } else {
+                    lane
+                };
+                content = shfl_idx_words(content, src as u32);
+            }
+        }
+        // SAFETY: plan slots `lane` and `content` (both below 2W = 32).
+        unsafe {
+            st_shared_words(smem_addr(row_at(lane)), r);
+            // Slot `content`'s original goes to this slot's row.
+            st_shared_words(smem_addr(dest_at(content as usize)), lane as u32);
+        }
+    }
+    sync_threads();
+    let row_of = |s: usize| unsafe { ld_shared_words::<u32>(smem_addr(row_at(s))) };
+    let dest = |s: usize| unsafe { ld_shared_words::<u32>(smem_addr(dest_at(s))) } as usize;
+    let mut c = me;
+    while c < left + right {
+        // The column's offset from the first element left of the panel.
+        let off = if c < left { c } else { c + n };
+        // SAFETY: `left` elements before and `right` after each of the m rows.
+        let at = |r: u32| unsafe { a.add(r as usize * ld).sub(left).add(off) };
+        let mut x = [[T::ZERO; W]; 2];
+        unroll!(h in 0..2 => {
+            unroll!(i in 0..W => {
+                let r = row_of(h * W + i);
+                if r != u32::MAX {
+                    // SAFETY: a row of the panel, per `at`.
+                    x[h][i] = unsafe { *at(r) };
+                }
+            });
+        });
+        unroll!(h in 0..2 => {
+            unroll!(i in 0..W => {
+                if row_of(h * W + i) != u32::MAX {
+                    // SAFETY: as above; the destination slot is a used one.
+                    unsafe { *at(row_of(dest(h * W + i))) = x[h][i] };
+                }
+            });
+        });
+        c += threads;
+    }
+}
+
+macro_rules! lu_panel_entries {
+    ([] $(($name:literal, $t:ty))*) => { $(
+        const _: () = {
+            #[unsafe(export_name = concat!("gpupy_linalg_lu_panel_", $name))]
+            unsafe extern "ptx-kernel" fn k(p: PanelArgs) {
+                // SAFETY: the host launches per `run`'s contract.
+                unsafe { run::<$t>(p) }
+            }
+        };
+    )* };
+}
+crate::for_each_dense_type!(lu_panel_entries);
