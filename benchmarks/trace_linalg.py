@@ -5,7 +5,8 @@ for choosing what to speed up; ``bench_linalg.py`` is the benchmark.
 
 Cases are ``op:n:dtype`` with op one of solve, inv, det, cholesky, qr, eigh; extra
 ``:NAME=VALUE`` fields set a blocking constant of ``gpupy.linalg._decomp`` for that
-case (``_LU_PANEL``, ``_LU_GRID_THREADS``, ``_POTRF_BLOCK``, ``_QR_PANEL``), and such
+case (``_LU_PANEL``, ``_LU_GRID_THREADS``, ``_POTRF_BLOCK``, ``_QR_PANEL``,
+``_QR_GRID_THREADS``), and such
 cases print only their
 wall time (a sweep):
 
@@ -32,7 +33,7 @@ from bench import cp, device_line, gpu_ms  # noqa: E402  (the shared timing help
 import gpupy as gp  # noqa: E402
 import gpupy.linalg._decomp as decomp  # noqa: E402
 
-KNOBS = ("_LU_PANEL", "_LU_GRID_THREADS", "_POTRF_BLOCK", "_QR_PANEL")
+KNOBS = ("_LU_PANEL", "_LU_GRID_THREADS", "_POTRF_BLOCK", "_QR_PANEL", "_QR_GRID_THREADS")
 CALLS = {
     "solve": lambda xp, a, b: xp.linalg.solve(a, b),
     "inv": lambda xp, a, b: xp.linalg.inv(a),

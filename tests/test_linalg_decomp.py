@@ -22,6 +22,7 @@ from linalg_helpers import (
     assert_orthonormal_columns,
     assert_reconstructs,
     ct,
+    eps_of,
     randn,
     same_error,
     spd,
@@ -190,6 +191,33 @@ def test_qr_blocked_identity_reflectors(rng, dtype):
         assert np.all(th[:40] == 0), "reflectors of the triangular columns"
     qi = householder_q(np.swapaxes(gp.asnumpy(h), -1, -2), th, 200)
     assert_reconstructs(a, qi @ np.triu(wide(np.swapaxes(gp.asnumpy(h), -1, -2))), h.dtype, what="raw")
+
+
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=dtype_id)
+@pytest.mark.parametrize("shape, threads", [((700, 40), 128), ((300, 300), 256), ((2, 300, 200), 128),
+                                            ((40, 700), 128), ((1100, 20), 512)], ids=str)
+def test_qr_grid_panel(rng, dtype, shape, threads, monkeypatch):
+    """The QR panels spread over many blocks (a 700-row panel has 6 blocks of 128 rows,
+    two grid barriers per column) against the one-block panel kernel: the same
+    algorithm with sums in another order, so R agrees to rounding (bound: 64 m eps
+    ||A||, the backward error of both), and Q R = A with Q orthonormal. The first 12
+    columns are upper triangular (reflectors with tau = 0 inside a grid panel)."""
+    import gpupy.linalg._decomp as decomp
+
+    a = randn(rng, shape, dtype)
+    a[..., :, :12] = np.triu(a[..., :, :12])
+    got = []
+    for t in (threads, 0):
+        monkeypatch.setattr(decomp, "_QR_GRID_THREADS", t)
+        q, r = gp.linalg.qr(gp.asarray(a))
+        got.append((wide(gp.asnumpy(q)), wide(gp.asnumpy(r))))
+    (qg, rg), (qb, rb) = got
+    m = shape[-2]
+    scale = np.abs(wide(a)).max() * np.sqrt(shape[-1])
+    assert np.abs(rg - rb).max() <= 64 * m * eps_of(dtype) * scale
+    assert not np.any(np.tril(rg, -1))
+    assert_orthonormal_columns(qg, q.dtype)
+    assert_reconstructs(a, qg @ rg, q.dtype)
 
 
 def test_qr_views_and_promotion(rng):

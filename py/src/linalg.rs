@@ -177,6 +177,21 @@ fn _linalg_geqrf(
     py.detach(|| dense::geqrf(a, tau, v)).or_raise()
 }
 
+/// Householder QR of the panels `a` (`(batch, m, n)`, at most 16 columns) as
+/// `_linalg_geqrf` with an explicit `v`, spread over the GPU in blocks of `threads`.
+#[pyfunction]
+fn _linalg_qr_panel(
+    py: Python<'_>,
+    a: &Bound<'_, NdArray>,
+    tau: &Bound<'_, NdArray>,
+    v: &Bound<'_, NdArray>,
+    threads: u32,
+) -> PyResult<()> {
+    let (a, tau, v) = (&a.get().inner, &tau.get().inner, &v.get().inner);
+    py.detach(|| dense::qr_panel(a, tau, Some(v), threads))
+        .or_raise()
+}
+
 /// The first `q.shape[2]` columns of `Q` from `geqrf`'s `h` and `tau` into `q`.
 #[pyfunction]
 fn _linalg_orgqr(
@@ -215,6 +230,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_trsm, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_laswp, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_lu_panel, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_qr_panel, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_potrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_geqrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_orgqr, m)?)?;

@@ -21,10 +21,10 @@ use crate::reduce::reduction::Words;
 /// A reduction slot: a key or sum and an index.
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub(super) struct Slot {
-    pub(super) key: f64,
-    pub(super) idx: u32,
-    pub(super) _pad: u32,
+struct Slot {
+    key: f64,
+    idx: u32,
+    _pad: u32,
 }
 // SAFETY: an f64 and two u32: whole words, no padding.
 unsafe impl Words for Slot {}
@@ -32,7 +32,7 @@ unsafe impl Words for Slot {}
 impl Slot {
     /// The larger key, the smaller index among equal keys.
     #[inline(always)]
-    pub(super) fn best(self, o: Slot) -> Slot {
+    fn best(self, o: Slot) -> Slot {
         if o.key > self.key || (o.key == self.key && o.idx < self.idx) {
             o
         } else {
@@ -87,13 +87,13 @@ fn local_sum(t: &impl Team, lo: usize, hi: usize, f: impl Fn(usize) -> f64) -> S
 }
 
 /// The block as a team; its size is a multiple of 32 (the host's launch).
-pub(super) struct Block;
+struct Block;
 
 impl Block {
     /// Combines every thread's slot with `f` in one fixed order, so every thread gets
     /// the same bits; ends with a barrier.
     #[inline(always)]
-    pub(super) fn reduce(&self, mut s: Slot, f: impl Fn(Slot, Slot) -> Slot) -> Slot {
+    fn reduce(&self, mut s: Slot, f: impl Fn(Slot, Slot) -> Slot) -> Slot {
         let mut d = 16;
         while d > 0 {
             s = f(s, shfl_xor_words(s, d));

@@ -25,12 +25,9 @@
 //! of the panel (`left`, `right` per row) are interchanged at the end, a column per
 //! thread over the whole grid, with the pivots every block kept.
 
-use core::arch::asm;
-use core::ptr::read_volatile;
-
 use super::dense::args::{LU_PANEL_COLS as W, PanelArgs, SCRATCH_BYTES};
+use super::gpu_grid::{copy_records, grid_sync};
 // The shared layout below adds up to `args::lu_panel_shared`.
-use super::gpu_dense::Slot;
 use super::scalar::Scalar;
 use crate::dtype::{c64, c128};
 use crate::gpu::{
@@ -41,49 +38,18 @@ use crate::gpu::{
 /// A block's pivot candidate (or row `j`) for the others to read.
 #[repr(C)]
 pub struct Record<T> {
-    key: f64,
+    /// The candidate's `Code` (`code`: its key; `idx`: its row).
+    code: u64,
     idx: u32,
     _pad: u32,
     row: [T; W],
 }
 
-/// Arrives at grid barrier number `step` (from 0) of this matrix's `counter` and waits
-/// for every block: after it, every block's writes before it are visible. Every thread
-/// of the block calls it.
-///
-/// # Safety
-/// `counter` is this matrix's zeroed counter; every block of the grid (resident at once:
-/// a cooperative launch) calls with the same `step`s in order.
-#[inline(always)]
-unsafe fn grid_sync(counter: *mut u32, step: u32) {
-    sync_threads();
-    if thread_idx() == 0 {
-        let target = (step + 1) * grid_dim();
-        // SAFETY: the counter is a valid u32 in global memory (the host's scratch). The
-        // release orders this block's writes (seen by this thread through the barrier
-        // above) before the arrival; the acquire loads order what follows after the
-        // others' arrivals (cooperative groups' grid.sync, with fences).
-        unsafe {
-            asm!("red.release.gpu.global.add.u32 [{p}], 1;", p = in(reg64) counter,
-                 options(nostack));
-            loop {
-                let v: u32;
-                asm!("ld.acquire.gpu.global.u32 {v}, [{p}];", v = out(reg32) v,
-                     p = in(reg64) counter, options(nostack));
-                if v >= target {
-                    break;
-                }
-            }
-        }
-    }
-    sync_threads();
-}
-
-/// Where the kernel's shared memory holds what (byte offsets): two sets of slots for
-/// block reductions, a copy of a step's `records` records, the pivots and the
+/// Where the kernel's shared memory holds what (byte offsets): the block reduction's
+/// slots (`SCRATCH_BYTES`), a copy of a step's `records` records, the pivots and the
 /// interchanges' plan (adding up to `args::lu_panel_shared`).
 struct Layout {
-    red: [u32; 2],
+    red: u32,
     records: u32,
     record: u32,
     piv: u32,
@@ -94,17 +60,17 @@ impl Layout {
     #[inline(always)]
     fn new<T>(records: usize) -> Layout {
         let record = size_of::<Record<T>>() as u32;
-        let at = 2 * SCRATCH_BYTES;
+        let at = SCRATCH_BYTES;
         let piv = at + records as u32 * record;
         Layout {
-            red: [0, SCRATCH_BYTES],
+            red: 0,
             records: at,
             record,
             piv,
             plan: piv + 4 * W as u32,
         }
     }
-    /// Record `q`'s key slot (`Record` begins as a `Slot` does).
+    /// Record `q`'s code (then its index, then its row).
     #[inline(always)]
     fn key(&self, q: usize) -> u32 {
         self.records + q as u32 * self.record
@@ -116,35 +82,80 @@ impl Layout {
     }
 }
 
-/// The best of the warp's slots, on every lane (`Slot::best` is a total order, so the
-/// butterfly gives every lane the same).
-#[inline(always)]
-fn warp_best(mut s: Slot) -> Slot {
-    let mut d = 16;
-    while d > 0 {
-        s = s.best(shfl_xor_words(s, d));
-        d /= 2;
-    }
-    s
+/// A pivot candidate: `code` orders the keys as `Team::argmax` does (no row 0, a NaN
+/// key 1, a key `x >= 0` its bits plus 2: the bits of non-negative floats are in
+/// their order), `idx` its row.
+#[derive(Clone, Copy)]
+struct Code {
+    code: u64,
+    idx: u32,
 }
 
-/// The block's best slot, on every thread, through the 32 slots at shared `at`: one
-/// barrier, then every warp combines the warps' bests itself (`gpu_dense`'s block
-/// reduction reads them one after another on every thread, which cost microseconds
-/// per step with 32 warps). Callers alternate two `at`s, so that no barrier is needed
-/// before the slots are written again.
+impl Code {
+    #[inline(always)]
+    fn new(key: Option<f64>, idx: u32) -> Code {
+        let code = match key {
+            None => 0,
+            Some(x) if x.is_nan() => 1,
+            Some(x) => x.to_bits() + 2,
+        };
+        Code { code, idx }
+    }
+}
+
+impl Code {
+    /// The larger code, the smaller row among equal codes: a total order, so a
+    /// butterfly gives every lane the same.
+    #[inline(always)]
+    fn best(self, o: Code) -> Code {
+        if o.code > self.code || (o.code == self.code && o.idx < self.idx) {
+            o
+        } else {
+            self
+        }
+    }
+}
+
+/// The warp's best candidate on every lane (the first largest key, as `i?amax`): a
+/// butterfly on three words (the `Slot` of `gpu_dense`, a float and a padded index,
+/// took four, and float comparisons).
 #[inline(always)]
-fn block_best(s: Slot, at: u32) -> Slot {
-    let s = warp_best(s);
+fn warp_best(mut c: Code) -> Code {
+    let mut d = 16;
+    while d > 0 {
+        let o = Code {
+            code: shfl_xor_words(c.code, d),
+            idx: shfl_xor_words(c.idx, d),
+        };
+        c = c.best(o);
+        d /= 2;
+    }
+    c
+}
+
+/// The block's best candidate on every thread, through 32 slots at shared `at`: one
+/// barrier, then every warp combines the warps' bests itself. Callers put a barrier
+/// between two calls (the slots are written again).
+#[inline(always)]
+fn block_best(c: Code, at: u32) -> Code {
+    let c = warp_best(c);
     let (lane, warp) = (thread_idx() % 32, thread_idx() / 32);
     if lane == 0 {
         // SAFETY: warp < 32 slots of 16 bytes at `at`.
-        unsafe { st_shared_words(smem_addr(at + 16 * warp), s) };
+        unsafe {
+            st_shared_words(smem_addr(at + 16 * warp), c.code);
+            st_shared_words(smem_addr(at + 16 * warp + 8), c.idx);
+        }
     }
     sync_threads();
     let mine = if lane < block_dim() / 32 {
         // SAFETY: stored before the barrier.
-        unsafe { ld_shared_words::<Slot>(smem_addr(at + 16 * lane)) }
+        unsafe {
+            Code {
+                code: ld_shared_words(smem_addr(at + 16 * lane)),
+                idx: ld_shared_words(smem_addr(at + 16 * lane + 8)),
+            }
+        }
     } else {
         NONE
     };
@@ -152,10 +163,9 @@ fn block_best(s: Slot, at: u32) -> Slot {
 }
 
 /// No candidate: loses to every row.
-const NONE: Slot = Slot {
-    key: f64::NEG_INFINITY,
+const NONE: Code = Code {
+    code: 0,
     idx: u32::MAX,
-    _pad: 0,
 };
 
 /// # Safety
@@ -194,24 +204,23 @@ unsafe fn run<T: Scalar>(p: PanelArgs) {
         });
     }
     let mut info = 0u32;
+    // The steps written out, so that every index into the row is a constant. (A loop
+    // at run time, picking the row's element j by a chain of selects, measured 63 us
+    // per 4096 x 16 float64 panel against 58.5.)
     unroll!(j in 0..W => {
         if j < k {
             // 1. This block's candidate; its owner and row j's owner publish.
             let live = mine && row >= j;
-            let key = if live { v[j].abs1() } else { f64::NEG_INFINITY };
-            let own = Slot {
-                key: if key.is_nan() { -1.0 } else { key },
-                idx: if live { row as u32 } else { u32::MAX },
-                _pad: 0,
-            };
-            let best = block_best(own, sh.red[0]);
+            let own = Code::new(live.then(|| v[j].abs1()), row as u32);
+            let own = if live { own } else { NONE };
+            let best = block_best(own, sh.red);
             // SAFETY: record indices below 2 * (g + 1) of this matrix.
             let set = unsafe { records.add((j % 2) * (g + 1)) };
-            let publish = |r: *mut Record<T>, key: f64, idx: u32, v: &[T; W]| {
+            let publish = |r: *mut Record<T>, code: u64, idx: u32, v: &[T; W]| {
                 // SAFETY: a record of this matrix's scratch, written by this thread
                 // alone in this step.
                 unsafe {
-                    (*r).key = key;
+                    (*r).code = code;
                     (*r).idx = idx;
                     unroll!(c in 0..W => { if c < n { (*r).row[c] = v[c]; } });
                 }
@@ -219,54 +228,41 @@ unsafe fn run<T: Scalar>(p: PanelArgs) {
             if best.idx == u32::MAX {
                 if tid == 0 {
                     // SAFETY: this block's record.
-                    publish(unsafe { set.add(blk) }, f64::NEG_INFINITY, u32::MAX, &v);
+                    publish(unsafe { set.add(blk) }, 0, u32::MAX, &v);
                 }
             } else if live && best.idx == row as u32 {
                 // SAFETY: as above.
-                publish(unsafe { set.add(blk) }, best.key, best.idx, &v);
+                publish(unsafe { set.add(blk) }, best.code, best.idx, &v);
             }
             if mine && row == j {
                 // SAFETY: the row-j record.
-                publish(unsafe { set.add(g) }, 0.0, row as u32, &v);
+                publish(unsafe { set.add(g) }, 0, row as u32, &v);
             }
             // 2. Every block's records are out.
             // SAFETY: every block runs the same steps (k is the same for all).
             unsafe { grid_sync(counter, j as u32) };
-            // 3. Every record into shared memory at once, as raw 8-byte words, eight
-            // loads in flight per thread (one trip to L2, where reading the keys first
-            // and then the winner's row took two); volatile, so that no stale L1 line
-            // of an earlier step is read.
-            let words = (g + 1) * sh.record as usize / 8;
-            let (src, dst) = (set as *const u64, sh.records);
-            let mut base = tid;
-            while base < words {
-                let mut x = [0u64; 8];
-                unroll!(u in 0..8 => {
-                    let w = base + u * nt;
-                    if w < words {
-                        // SAFETY: word w of this step's g + 1 records.
-                        x[u] = unsafe { read_volatile(src.add(w)) };
-                    }
-                });
-                unroll!(u in 0..8 => {
-                    let w = base + u * nt;
-                    if w < words {
-                        // SAFETY: the copy's word w.
-                        unsafe { st_shared_words(smem_addr(dst + 8 * w as u32), x[u]) };
-                    }
-                });
-                base += 8 * nt;
-            }
-            sync_threads();
-            // The same winner everywhere: the blocks' bests combined in a fixed order.
-            let mut s = NONE;
-            let mut q = tid;
+            // 3. Every record into shared memory at once (one trip to L2, where
+            // reading the keys first and then the winner's row took two).
+            let words = sh.record as usize / 8;
+            // SAFETY: this step's g + 1 records, and their copy in shared memory.
+            unsafe { copy_records(set as *const u64, g + 1, words, words, sh.records) };
+            // The same winner everywhere, every warp on its own (no barrier): a lane
+            // per block's best, then the warp's best.
+            let lane = tid % 32;
+            let mut best = NONE;
+            let mut q = lane;
             while q < g {
                 // SAFETY: copied above.
-                s = s.best(unsafe { ld_shared_words::<Slot>(smem_addr(sh.key(q))) });
-                q += nt;
+                let c = unsafe {
+                    Code {
+                        code: ld_shared_words(smem_addr(sh.key(q))),
+                        idx: ld_shared_words(smem_addr(sh.key(q) + 8)),
+                    }
+                };
+                best = best.best(c);
+                q += 32;
             }
-            let pv = block_best(s, sh.red[1]).idx as usize;
+            let pv = warp_best(best).idx as usize;
             // pv < m: the block of row j has a candidate; its record is pv / nt.
             let (wq, jq) = (pv / nt, g);
             if blk == 0 && tid == 0 {

@@ -7,8 +7,8 @@
 //!   (CPU-tested); `dense::args` their launch struct;
 //! - `jacobi`: one-sided Jacobi (singular values, vectors, Hermitian eigenproblems):
 //!   the pairing order, rotation angles and a CPU sweep (CPU-tested);
-//! - `gpu`, `gpu_dense`, `gpu_trsm`, `gpu_lu_panel`: the kernels and their entry points,
-//!   compiled for the GPU only;
+//! - `gpu`, `gpu_dense`, `gpu_trsm`, `gpu_lu_panel`, `gpu_qr_panel` (with `gpu_grid`, what
+//!   the last two share): the kernels and their entry points, compiled for the GPU only;
 //! - here: the module's kernel table and the handles the host launches by.
 
 pub mod dense;
@@ -21,7 +21,11 @@ mod gpu;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_dense;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
+mod gpu_grid;
+#[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_lu_panel;
+#[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
+mod gpu_qr_panel;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_trsm;
 
@@ -69,6 +73,9 @@ crate::module_parts! {
         Potrf = crate::for_each_dense_type!(dense_names, "potrf"),
         /// Householder QR (`dense::geqrf`).
         Geqrf = crate::for_each_dense_type!(dense_names, "geqrf"),
+        /// QR panels of large matrices over the whole GPU, a row per thread, one
+        /// cooperative launch (`gpu_qr_panel`).
+        QrPanel = crate::for_each_dense_type!(dense_names, "qr_panel"),
         /// `Q` from the reflectors (`dense::orgqr`).
         Orgqr = crate::for_each_dense_type!(dense_names, "orgqr"),
         /// General eigenproblems (`dense::eig`), complex64 then complex128.

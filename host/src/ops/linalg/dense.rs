@@ -13,8 +13,8 @@
 use gpupy_kernels as kernels;
 use gpupy_kernels::linalg::Part;
 use gpupy_kernels::linalg::dense::args::{
-    DenseArgs, LU_PANEL_COLS, PanelArgs, SCRATCH_BYTES, TRSM_WARP_COLS, TRSM_WARP_SLOTS, flag,
-    lu_panel_shared,
+    DenseArgs, LU_PANEL_COLS, PanelArgs, QrPanelArgs, SCRATCH_BYTES, TRSM_WARP_COLS,
+    TRSM_WARP_SLOTS, flag, lu_panel_shared, qr_panel_shared,
 };
 
 use crate::array::Array;
@@ -293,12 +293,8 @@ pub fn lu_panel(a: &Array, piv: &Array, info: &Array, panel: Panel, threads: u32
     let Some((blocks, shared)) = chosen.filter(|_| m > 0 && n > 0 && batch <= MAX_GRID_Y) else {
         return getrf(a, piv, info, None, false, panel);
     };
-    // Scratch: a barrier counter per matrix, then 2 * (blocks + 1) records per matrix
-    // (the kernel's `Record`: key, index, a row of LU_PANEL_COLS elements).
-    let records = (4 * batch).next_multiple_of(256);
-    let record = 16 + LU_PANEL_COLS * item;
-    let bytes = records + batch * 2 * (blocks + 1) * record;
-    let scratch = crate::ops::elementwise::fill::full(device, &[bytes], DType::UInt8, &[0])?;
+    // Records: the kernel's `Record` (key, index, a row of LU_PANEL_COLS elements).
+    let (scratch, records) = grid_scratch(device, batch, blocks, 16 + LU_PANEL_COLS * item)?;
     let args = PanelArgs {
         a: oa.ptr,
         lda: oa.ld,
@@ -307,7 +303,7 @@ pub fn lu_panel(a: &Array, piv: &Array, info: &Array, panel: Panel, threads: u32
         piv_batch: ps,
         info: ip,
         scratch: scratch.data_ptr(),
-        records: records as u64,
+        records,
         m: to_u32(m)?,
         n: to_u32(n)?,
         left: to_u32(panel.left)?,
@@ -319,6 +315,86 @@ pub fn lu_panel(a: &Array, piv: &Array, info: &Array, panel: Panel, threads: u32
     // (the panel's rows and the elements around them inside the buffer), the scratch
     // holds what the comment above lists, and every block is resident (checked here
     // and by the builder), as the kernel's grid barrier needs.
+    Launch::new(device, kernel)?
+        .grid3((to_u32(blocks)?, batch as u32, 1))
+        .block(threads)
+        .shared(shared)
+        .arg(args)
+        .cooperative()
+        .run()
+}
+
+/// Zeroed scratch for a cooperative panel kernel on `batch` matrices of `blocks`
+/// blocks: a u32 barrier counter per matrix, then `2 * (blocks + 1)` records of
+/// `record` bytes per matrix, from the byte offset returned.
+fn grid_scratch(
+    device: &'static crate::device::Device,
+    batch: usize,
+    blocks: usize,
+    record: usize,
+) -> Result<(Array, u64)> {
+    let records = (4 * batch).next_multiple_of(256);
+    let bytes = records + batch * 2 * (blocks + 1) * record;
+    let scratch = crate::ops::elementwise::fill::full(device, &[bytes], DType::UInt8, &[0])?;
+    Ok((scratch, records as u64))
+}
+
+/// Householder QR of the panels `a` (`(batch, m, n)`, `n <= LU_PANEL_COLS`) in place,
+/// as `geqrf` does (`tau`, and the explicit `v` when given), with the rows spread over
+/// the blocks of `threads` threads (128, 256 or 512) of one cooperative launch, a row
+/// per thread (`gpu_qr_panel`). Falls back to `geqrf` when the grid would not be
+/// resident at once.
+pub fn qr_panel(a: &Array, tau: &Array, v: Option<&Array>, threads: u32) -> Result<()> {
+    let dt = a.dtype();
+    let kd = dense_dtype(dt)?;
+    let oa = operand("qr_panel", a, dt)?;
+    let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
+    let k = m.min(n);
+    expect("qr_panel", n <= LU_PANEL_COLS)?;
+    if ![128, 256, 512].contains(&threads) {
+        return Err(Error::Value(format!(
+            "linalg qr_panel: {threads} threads per block, not 128, 256 or 512"
+        )));
+    }
+    let (tp, ts) = vector("qr_panel tau", tau, dt, batch, k)?;
+    let mut args = QrPanelArgs {
+        a: oa.ptr,
+        lda: oa.ld,
+        a_batch: oa.batch_stride,
+        tau: tp,
+        tau_batch: ts,
+        m: to_u32(m)?,
+        n: to_u32(n)?,
+        ..QrPanelArgs::default()
+    };
+    if let Some(v) = v {
+        let ov = operand("qr_panel V", v, dt)?;
+        expect(
+            "qr_panel V",
+            ov.batch == batch && ov.rows == m && ov.cols == k,
+        )?;
+        (args.v, args.ldv, args.v_batch) = (ov.ptr, ov.ld, ov.batch_stride);
+    }
+    if batch == 0 || k == 0 {
+        return Ok(());
+    }
+    let item = dt.itemsize();
+    let device = a.device();
+    let kernel = Part::QrPanel.dense(kd);
+    let cap = Launch::new(device, kernel)?.max_threads()?;
+    let threads = if threads > cap { 128 } else { threads };
+    let blocks = m.div_ceil(threads as usize);
+    let shared = to_u32(qr_panel_shared(blocks, threads as usize, item))?;
+    let fits = Launch::new(device, kernel)?.resident_blocks(threads, shared)?;
+    if threads > cap || batch > MAX_GRID_Y || (blocks * batch) as u64 > fits {
+        return geqrf(a, tau, v);
+    }
+    let (scratch, records) = grid_scratch(device, batch, blocks, 16 + LU_PANEL_COLS * item)?;
+    args.scratch = scratch.data_ptr();
+    args.records = records;
+    // QrPanelArgs is the kernel's whole parameter list: its operands were checked above,
+    // the scratch holds what `grid_scratch` says, and every block is resident (checked
+    // here and by the builder), as the kernel's grid barriers need.
     Launch::new(device, kernel)?
         .grid3((to_u32(blocks)?, batch as u32, 1))
         .block(threads)

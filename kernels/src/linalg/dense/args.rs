@@ -86,11 +86,11 @@ pub const TRSM_WARP_COLS: usize = 4;
 pub const LU_PANEL_COLS: usize = 16;
 
 /// Shared bytes of the LU panel kernel with `blocks` blocks and elements of `item`
-/// bytes: two sets of block-reduction slots, a copy of a step's `blocks + 1` records
+/// bytes: the block reduction's slots, a copy of a step's `blocks + 1` records
 /// (a 16-byte key slot and a row of `LU_PANEL_COLS` elements each), the pivots, and the
 /// interchanges' plan (two words for each of `2 LU_PANEL_COLS` slots).
 pub const fn lu_panel_shared(blocks: usize, item: usize) -> usize {
-    2 * SCRATCH_BYTES as usize
+    SCRATCH_BYTES as usize
         + (blocks + 1) * (16 + LU_PANEL_COLS * item)
         + 4 * LU_PANEL_COLS
         + 2 * 2 * LU_PANEL_COLS * 4
@@ -120,4 +120,38 @@ pub struct PanelArgs {
     pub right: u32,
     pub piv_base: u32,
     pub _pad: u32,
+}
+
+/// One cooperative launch of the QR panel kernel on `gridDim.y` matrices
+/// (`gpu_qr_panel`: `dense::geqrf` of an `m x n` panel, `n <= LU_PANEL_COLS`, a row per
+/// thread; strides in elements).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QrPanelArgs {
+    pub a: u64,
+    pub lda: u64,
+    pub a_batch: u64,
+    /// `tau` (`min(m, n)` per matrix, in the matrix's type).
+    pub tau: u64,
+    pub tau_batch: u64,
+    /// The reflectors as an explicit unit lower trapezoid (`m x min(m, n)`), or 0.
+    pub v: u64,
+    pub ldv: u64,
+    pub v_batch: u64,
+    /// Zeroed scratch: a u32 barrier counter per matrix, records from byte `records`.
+    pub scratch: u64,
+    pub records: u64,
+    pub m: u32,
+    pub n: u32,
+}
+
+/// Shared bytes of the QR panel kernel with `blocks` blocks of `threads` threads and
+/// elements of `item` bytes: the block reduction's slots, a copy of a step's
+/// `blocks + 1` records (16 bytes and a row of `LU_PANEL_COLS` elements each), the
+/// threads' products for a column sum (`LU_PANEL_COLS` per thread), and the scaled
+/// sums.
+pub const fn qr_panel_shared(blocks: usize, threads: usize, item: usize) -> usize {
+    SCRATCH_BYTES as usize
+        + (blocks + 1) * (16 + LU_PANEL_COLS * item)
+        + (threads + 1) * LU_PANEL_COLS * item
 }

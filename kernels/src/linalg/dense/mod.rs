@@ -283,27 +283,52 @@ pub(crate) unsafe fn householder<T: Scalar>(
     // SAFETY (every access below): rows r0..m of column col.
     let xnorm2 = t.sum(r0 + 1, m, |i| T::re64(unsafe { a.get(i, col) }.abs2()));
     let alpha = unsafe { a.get(r0, col) };
-    let (ar, ai) = (T::re64(alpha.re()), T::re64(alpha.im()));
-    if xnorm2 == 0.0 && ai == 0.0 {
+    let Some(Reflector { tau, beta, scal }) = reflector(alpha, xnorm2) else {
         return T::ZERO;
-    }
-    // beta = -sign(alpha_r) ||(alpha, x)||, tau = (beta - alpha) / beta,
-    // v = x / (alpha - beta); the norm in float64 (squares of float64 overflow only
-    // past 1e154).
-    let norm = <f64 as Scalar>::rsqrt(ar * ar + ai * ai + xnorm2);
-    let beta = if ar >= 0.0 { -norm } else { norm };
-    let tau = T::from64((beta - ar) / beta, -ai / beta);
-    let scal = T::ONE.div(alpha.sub(T::from64(beta, 0.0)));
+    };
     // Every member has read a[r0][col] before it changes.
     t.sync();
     each(t, r0 + 1, m, |i| unsafe {
         a.set(i, col, a.get(i, col).mul(scal))
     });
     if t.rank() == 0 {
-        unsafe { a.set(r0, col, T::from64(beta, 0.0)) };
+        unsafe { a.set(r0, col, beta) };
     }
     t.sync();
     tau
+}
+
+/// A Householder reflector's numbers (LAPACK `larfg`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reflector<T> {
+    /// `H = I - tau v v^H`.
+    pub tau: T,
+    /// The one element left of the column, `-sign(Re alpha) ||(alpha, x)||` (real).
+    pub beta: T,
+    /// `v`'s tail is `x * scal`.
+    pub scal: T,
+}
+
+/// The reflector mapping the column `(alpha, x)` to `(beta, 0, ..., 0)`, from `alpha`
+/// and `xnorm2 = ||x||^2` (in float64); None when the column is already in that form
+/// (`H = I`, `tau = 0`). `householder` and the panel kernel spread over the GPU
+/// (`gpu_qr_panel`) both take their numbers from here.
+#[inline(always)]
+pub fn reflector<T: Scalar>(alpha: T, xnorm2: f64) -> Option<Reflector<T>> {
+    let (ar, ai) = (T::re64(alpha.re()), T::re64(alpha.im()));
+    if xnorm2 == 0.0 && ai == 0.0 {
+        return None;
+    }
+    // beta = -sign(alpha_r) ||(alpha, x)||, tau = (beta - alpha) / beta,
+    // v = x / (alpha - beta); the norm in float64 (squares of float64 overflow only
+    // past 1e154).
+    let norm = <f64 as Scalar>::rsqrt(ar * ar + ai * ai + xnorm2);
+    let beta = if ar >= 0.0 { -norm } else { norm };
+    Some(Reflector {
+        tau: T::from64((beta - ar) / beta, -ai / beta),
+        beta: T::from64(beta, 0.0),
+        scal: T::ONE.div(alpha.sub(T::from64(beta, 0.0))),
+    })
 }
 
 /// Householder QR of the `m x n` matrix `a` in place (LAPACK `geqr2` with `larfg`'s

@@ -346,6 +346,38 @@ fn qr_reconstructs() {
     assert_eq!(a, [2.0, 1.0, 0.0, 3.0]);
 }
 
+fn reflector_case<T: TestScalar>(len: usize, seed: u64) {
+    let col: Vec<T> = random(seed, len, 1);
+    let xnorm2: f64 = col[1..].iter().map(|x| x.mag() * x.mag()).sum();
+    let r = reflector(col[0], xnorm2).expect("a random column needs a reflector");
+    // H^H col = col - conj(tau) v (v^H col), with v = (1, x scal), is (beta, 0, ...).
+    let v: Vec<T> = (0..len)
+        .map(|i| if i == 0 { T::ONE } else { col[i].mul(r.scal) })
+        .collect();
+    let vh_col = (0..len).fold(T::ZERO, |s, i| s.add(v[i].conj().mul(col[i])));
+    let k = r.tau.conj().mul(vh_col);
+    let out: Vec<T> = (0..len).map(|i| col[i].sub(v[i].mul(k))).collect();
+    let norm = xnorm2.sqrt().max(col[0].mag());
+    assert!(T::re64(r.beta.im()) == 0.0 && r.beta.mag() >= norm * (1.0 - 1e-15));
+    assert!(out[0].sub(r.beta).mag() <= 1e-14 * norm, "{len}: beta");
+    for x in &out[1..] {
+        assert!(x.mag() <= 1e-14 * norm, "{len}: not annihilated");
+    }
+}
+
+#[test]
+fn reflector_annihilates_the_tail() {
+    for (len, seed) in [(1, 9), (2, 1), (7, 2), (40, 3)] {
+        if len > 1 {
+            reflector_case::<f64>(len, seed);
+        }
+        reflector_case::<c128>(len, seed + 100);
+    }
+    // Already in the form (real alpha, zero tail): no reflector.
+    assert!(reflector(2.5f64, 0.0).is_none());
+    assert!(reflector(c128::new(0.5, 1.0), 0.0).is_some());
+}
+
 #[test]
 fn lu_panel_swaps_whole_rows() {
     // LU of columns 2..5 of a 9 x 8 matrix, swapping whole rows: the same as LU of

@@ -338,8 +338,13 @@ def solve_triangular(t, b, lower, trans=0, unit_diagonal=False):
 
 # ---- QR -----------------------------------------------------------------------------
 
-# Columns per panel of the blocked QR.
-_QR_PANEL = 32
+# Columns per panel of the blocked QR (at most 16 with the grid kernel below).
+_QR_PANEL = 16
+
+# Threads per block of the QR panel kernel spread over the GPU (a row per thread, two
+# grid barriers per column; 128, 256 or 512); 0: the one-block kernel, which took
+# 3.2 ms for a 4096 x 32 float64 panel.
+_QR_GRID_THREADS = 128
 
 
 def _explicit_v(h, k):
@@ -388,8 +393,11 @@ def qr_factor(a):
             for j0 in range(0, k, _QR_PANEL):
                 nb = min(_QR_PANEL, k - j0)
                 panel = w[:, j0:, j0 : j0 + nb]
-                v = empty((count, m - j0, nb), dtype=w.dtype)
-                _gpupy._linalg_geqrf(panel, tau[:, j0 : j0 + nb], v)
+                v = empty((count, m - j0, min(m - j0, nb)), dtype=w.dtype)
+                if _QR_GRID_THREADS and nb <= 16:
+                    _gpupy._linalg_qr_panel(panel, tau[:, j0 : j0 + nb], v, _QR_GRID_THREADS)
+                else:
+                    _gpupy._linalg_geqrf(panel, tau[:, j0 : j0 + nb], v)
                 if j0 + nb < n:
                     v, mt = _ut_factor(v, tau[:, j0 : j0 + nb])
                     rest = w[:, j0:, j0 + nb :]
