@@ -6,9 +6,94 @@
 use core::arch::asm;
 use core::ptr::read_volatile;
 
+use super::dense::args::LU_PANEL_COLS as W;
+use super::scalar::Scalar;
 use crate::gpu::{
-    block_dim, grid_dim, smem_addr, st_shared_words, sync_threads, thread_idx, unroll,
+    block_dim, block_idx, block_idx_y, grid_dim, smem_addr, st_shared_words, sync_threads,
+    thread_idx, unroll,
 };
+
+/// One thread of a panel kernel: where it stands in the grid (a row of the panel per
+/// thread, one matrix per `blockIdx.y`), and its matrix's panel, barrier counter and
+/// two sets of `blocks + 1` records `R`.
+pub struct Panel<T, R> {
+    pub blocks: usize,
+    pub block: usize,
+    pub threads: usize,
+    pub tid: usize,
+    pub m: usize,
+    pub n: usize,
+    /// This thread's row, and whether the panel has it.
+    pub row: usize,
+    pub mine: bool,
+    pub matrix: usize,
+    pub a: *mut T,
+    pub ld: usize,
+    pub counter: *mut u32,
+    records: *mut R,
+}
+
+impl<T: Scalar, R> Panel<T, R> {
+    /// # Safety
+    /// The host's launch: `a` (row stride `ld`, `a_batch` between matrices) holds the
+    /// `m x n` panels, `n <= W`; `scratch` a u32 counter per matrix, and from byte
+    /// `records` on, `2 * (gridDim.x + 1)` records `R` per matrix.
+    #[inline(always)]
+    pub unsafe fn new(
+        a: u64,
+        ld: u64,
+        a_batch: u64,
+        scratch: u64,
+        records: u64,
+        m: u32,
+        n: u32,
+    ) -> Self {
+        let matrix = block_idx_y() as usize;
+        let (blocks, block) = (grid_dim() as usize, block_idx() as usize);
+        let (threads, tid) = (block_dim() as usize, thread_idx() as usize);
+        let row = block * threads + tid;
+        // SAFETY (pointers): per the contract, inside the operands and the scratch.
+        unsafe {
+            Panel {
+                blocks,
+                block,
+                threads,
+                tid,
+                m: m as usize,
+                n: n as usize,
+                row,
+                mine: row < m as usize,
+                matrix,
+                a: (a as *mut T).add(matrix * a_batch as usize),
+                ld: ld as usize,
+                counter: (scratch as *mut u32).add(matrix),
+                records: ((scratch + records) as *mut R).add(matrix * 2 * (blocks + 1)),
+            }
+        }
+    }
+
+    /// The record set of `step` (the two sets alternate).
+    #[inline(always)]
+    pub fn set(&self, step: usize) -> *mut R {
+        // SAFETY: one of this matrix's two sets of blocks + 1 records.
+        unsafe { self.records.add((step % 2) * (self.blocks + 1)) }
+    }
+
+    /// This thread's row of the panel (zeros past `n`, and where it has no row).
+    #[inline(always)]
+    pub fn load_row(&self) -> [T; W] {
+        let mut v = [T::ZERO; W];
+        if self.mine {
+            unroll!(c in 0..W => {
+                if c < self.n {
+                    // SAFETY: row < m, c < n.
+                    v[c] = unsafe { *self.a.add(self.row * self.ld + c) };
+                }
+            });
+        }
+        v
+    }
+}
 
 /// Arrives at grid barrier number `step` (from 0) of this matrix's `counter` and waits
 /// for every block: after it, every block's writes before it are visible. Every thread

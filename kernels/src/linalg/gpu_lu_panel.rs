@@ -26,13 +26,13 @@
 //! thread over the whole grid, with the pivots every block kept.
 
 use super::dense::args::{LU_PANEL_COLS as W, PanelArgs, SCRATCH_BYTES};
-use super::gpu_grid::{copy_records, grid_sync};
+use super::gpu_grid::{Panel, copy_records, grid_sync};
 // The shared layout below adds up to `args::lu_panel_shared`.
 use super::scalar::Scalar;
 use crate::dtype::{c64, c128};
 use crate::gpu::{
-    block_dim, block_idx, block_idx_y, grid_dim, ld_shared_words, shfl_idx_words, shfl_xor_words,
-    smem_addr, st_shared_words, sync_threads, thread_idx, unroll,
+    block_dim, ld_shared_words, shfl_idx_words, shfl_xor_words, smem_addr, st_shared_words,
+    sync_threads, thread_idx, unroll,
 };
 
 /// A block's pivot candidate (or row `j`) for the others to read.
@@ -177,32 +177,19 @@ const NONE: Code = Code {
 /// shared memory.
 #[inline(always)]
 unsafe fn run<T: Scalar>(p: PanelArgs) {
-    let matrix = block_idx_y() as usize;
-    let (g, blk) = (grid_dim() as usize, block_idx() as usize);
-    let (nt, tid) = (block_dim() as usize, thread_idx() as usize);
-    let (m, n) = (p.m as usize, p.n as usize);
+    // SAFETY: the launch's contract above.
+    let pn = unsafe {
+        Panel::<T, Record<T>>::new(p.a, p.lda, p.a_batch, p.scratch, p.records, p.m, p.n)
+    };
+    let (g, blk, nt, tid) = (pn.blocks, pn.block, pn.threads, pn.tid);
+    let (m, n, row, mine, matrix) = (pn.m, pn.n, pn.row, pn.mine, pn.matrix);
+    let (a, ld, counter) = (pn.a, pn.ld, pn.counter);
     let k = m.min(n);
-    let row = blk * nt + tid;
-    let mine = row < m;
-    let ld = p.lda as usize;
-    // SAFETY (pointers): the host's operands for `matrix`, checked against their
-    // buffers; the records and counters lie inside the scratch it allocated.
-    let a = unsafe { (p.a as *mut T).add(matrix * p.a_batch as usize) };
-    let counter = unsafe { (p.scratch as *mut u32).add(matrix) };
-    let records = unsafe { ((p.scratch + p.records) as *mut Record<T>).add(matrix * 2 * (g + 1)) };
     let sh = Layout::new::<T>(g + 1);
     // SAFETY (shared accesses below): offsets inside `lu_panel_shared(g, size)`.
     let ld_el = |q: usize, c: usize| unsafe { ld_shared_words::<T>(smem_addr(sh.el::<T>(q, c))) };
 
-    let mut v = [T::ZERO; W];
-    if mine {
-        unroll!(c in 0..W => {
-            if c < n {
-                // SAFETY: row < m, c < n.
-                v[c] = unsafe { *a.add(row * ld + c) };
-            }
-        });
-    }
+    let mut v = pn.load_row();
     let mut info = 0u32;
     // The steps written out, so that every index into the row is a constant. (A loop
     // at run time, picking the row's element j by a chain of selects, measured 63 us
@@ -214,8 +201,7 @@ unsafe fn run<T: Scalar>(p: PanelArgs) {
             let own = Code::new(live.then(|| v[j].abs1()), row as u32);
             let own = if live { own } else { NONE };
             let best = block_best(own, sh.red);
-            // SAFETY: record indices below 2 * (g + 1) of this matrix.
-            let set = unsafe { records.add((j % 2) * (g + 1)) };
+            let set = pn.set(j);
             let publish = |r: *mut Record<T>, code: u64, idx: u32, v: &[T; W]| {
                 // SAFETY: a record of this matrix's scratch, written by this thread
                 // alone in this step.

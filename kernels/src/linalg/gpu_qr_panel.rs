@@ -19,12 +19,12 @@
 
 use super::dense::args::{LU_PANEL_COLS as W, QrPanelArgs, SCRATCH_BYTES};
 use super::dense::{Reflector, reflector};
-use super::gpu_grid::{copy_records, grid_sync};
+use super::gpu_grid::{Panel, copy_records, grid_sync};
 use super::scalar::Scalar;
 use crate::dtype::{c64, c128};
 use crate::gpu::{
-    block_dim, block_idx, block_idx_y, grid_dim, ld_shared_words, shfl_xor_words, smem_addr,
-    st_shared_words, sync_threads, thread_idx, unroll,
+    block_dim, ld_shared_words, shfl_xor_words, smem_addr, st_shared_words, sync_threads,
+    thread_idx, unroll,
 };
 
 /// A block's partial sums of a step for the others to read.
@@ -120,19 +120,14 @@ fn block_sum(x: f64) -> f64 {
 /// `qr_panel_shared(gridDim.x, blockDim.x, size_of::<T>())` of dynamic shared memory.
 #[inline(always)]
 unsafe fn run<T: Scalar>(p: QrPanelArgs) {
-    let matrix = block_idx_y() as usize;
-    let (g, blk) = (grid_dim() as usize, block_idx() as usize);
-    let (nt, tid) = (block_dim() as usize, thread_idx() as usize);
-    let (m, n) = (p.m as usize, p.n as usize);
+    // SAFETY: the launch's contract above.
+    let pn = unsafe {
+        Panel::<T, Record<T>>::new(p.a, p.lda, p.a_batch, p.scratch, p.records, p.m, p.n)
+    };
+    let (g, blk, nt, tid) = (pn.blocks, pn.block, pn.threads, pn.tid);
+    let (m, n, row, mine, matrix) = (pn.m, pn.n, pn.row, pn.mine, pn.matrix);
+    let (a, ld, counter) = (pn.a, pn.ld, pn.counter);
     let k = m.min(n);
-    let row = blk * nt + tid;
-    let mine = row < m;
-    let ld = p.lda as usize;
-    // SAFETY (pointers): the host's operands for `matrix`, checked against their
-    // buffers; the records and counters lie inside the scratch it allocated.
-    let a = unsafe { (p.a as *mut T).add(matrix * p.a_batch as usize) };
-    let counter = unsafe { (p.scratch as *mut u32).add(matrix) };
-    let records = unsafe { ((p.scratch + p.records) as *mut Record<T>).add(matrix * 2 * (g + 1)) };
     let sh = Layout::new::<T>(g + 1, nt);
     let words = sh.record as usize / 8;
     // SAFETY (shared accesses below): offsets inside `qr_panel_shared(g, nt, size)`.
@@ -141,19 +136,8 @@ unsafe fn run<T: Scalar>(p: QrPanelArgs) {
     let per = nt / W;
     let (col, part) = (tid / per, tid % per);
 
-    let mut v = [T::ZERO; W];
-    if mine {
-        unroll!(c in 0..W => {
-            if c < n {
-                // SAFETY: row < m, c < n.
-                v[c] = unsafe { *a.add(row * ld + c) };
-            }
-        });
-    }
+    let mut v = pn.load_row();
     let mut barrier = 0u32;
-    // The record set of barrier `b` (alternating).
-    // SAFETY: one of this matrix's two sets of g + 1 records.
-    let set_of = |b: u32| unsafe { records.add((b % 2) as usize * (g + 1)) };
     for j in 0..k {
         // The row's element j, by selects (the loop is not written out: its body is
         // long).
@@ -166,7 +150,7 @@ unsafe fn run<T: Scalar>(p: QrPanelArgs) {
             0.0
         };
         let part_sum = block_sum(own);
-        let set = set_of(barrier);
+        let set = pn.set(barrier as usize);
         // SAFETY: this block's record and the row-j record, each written by one thread.
         unsafe {
             if tid == 0 {
@@ -220,7 +204,7 @@ unsafe fn run<T: Scalar>(p: QrPanelArgs) {
                     r += per;
                 }
                 let w = warp_sum(w, per as u32);
-                let set = set_of(barrier);
+                let set = pn.set(barrier as usize);
                 // SAFETY: this block's record, element `col` written by one thread.
                 unsafe {
                     if part == 0 && col < n {

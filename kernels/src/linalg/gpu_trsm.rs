@@ -96,51 +96,38 @@ unsafe fn run<T: Scalar>(p: DenseArgs) {
     // op(T)[i][j] for a row i < n of this lane.
     // SAFETY: i, j < n.
     let el = |j: usize, i: usize| unsafe { *s.add(j * n + i) };
+    let step = |v: &mut [[T; SLOTS]; COLS], rb: usize, l: usize| {
+        let j = rb * 32 + l;
+        let mut x = [T::ZERO; COLS];
+        unroll!(c in 0..COLS => { x[c] = shfl_idx_words(v[c][rb], l as u32); });
+        if !unit {
+            let d = el(j, j);
+            unroll!(c in 0..COLS => { x[c] = x[c].mul(d); });
+            if lane == l {
+                unroll!(c in 0..COLS => { v[c][rb] = x[c]; });
+            }
+        }
+        // Row j out of the rows still to come: below it forward, above it backward.
+        unroll!(r in 0..SLOTS => {
+            let row = r * 32 + lane;
+            let later = if forward { r >= rb && row > j && row < n } else { r <= rb && row < j };
+            if later {
+                let t = el(j, row);
+                unroll!(c in 0..COLS => { v[c][r] = v[c][r].sub(t.mul(x[c])); });
+            }
+        });
+    };
     if forward {
         unroll!(rb in 0..SLOTS => {
-            let base = rb * 32;
-            for l in 0..n.saturating_sub(base).min(32) {
-                let j = base + l;
-                let mut x = [T::ZERO; COLS];
-                unroll!(c in 0..COLS => { x[c] = shfl_idx_words(v[c][rb], l as u32); });
-                if !unit {
-                    let d = el(j, j);
-                    unroll!(c in 0..COLS => { x[c] = x[c].mul(d); });
-                    if lane == l {
-                        unroll!(c in 0..COLS => { v[c][rb] = x[c]; });
-                    }
-                }
-                unroll!(r in 0..SLOTS => {
-                    let row = r * 32 + lane;
-                    if r >= rb && row > j && row < n {
-                        let t = el(j, row);
-                        unroll!(c in 0..COLS => { v[c][r] = v[c][r].sub(t.mul(x[c])); });
-                    }
-                });
+            for l in 0..n.saturating_sub(rb * 32).min(32) {
+                step(&mut v, rb, l);
             }
         });
     } else {
         unroll!(q in 0..SLOTS => {
             let rb = SLOTS - 1 - q;
-            let base = rb * 32;
-            for l in (0..n.saturating_sub(base).min(32)).rev() {
-                let j = base + l;
-                let mut x = [T::ZERO; COLS];
-                unroll!(c in 0..COLS => { x[c] = shfl_idx_words(v[c][rb], l as u32); });
-                if !unit {
-                    let d = el(j, j);
-                    unroll!(c in 0..COLS => { x[c] = x[c].mul(d); });
-                    if lane == l {
-                        unroll!(c in 0..COLS => { v[c][rb] = x[c]; });
-                    }
-                }
-                unroll!(r in 0..SLOTS => {
-                    let row = r * 32 + lane;
-                    if r <= rb && row < j {
-                        let t = el(j, row);
-                        unroll!(c in 0..COLS => { v[c][r] = v[c][r].sub(t.mul(x[c])); });
-                    }
-                });
+            for l in (0..n.saturating_sub(rb * 32).min(32)).rev() {
+                step(&mut v, rb, l);
             }
         });
     }

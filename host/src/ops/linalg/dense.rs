@@ -14,7 +14,7 @@ use gpupy_kernels as kernels;
 use gpupy_kernels::linalg::Part;
 use gpupy_kernels::linalg::dense::args::{
     DenseArgs, LU_PANEL_COLS, PanelArgs, QrPanelArgs, SCRATCH_BYTES, TRSM_WARP_COLS,
-    TRSM_WARP_SLOTS, flag, lu_panel_shared, qr_panel_shared,
+    TRSM_WARP_SLOTS, flag, lu_panel_shared, panel_record_bytes, qr_panel_shared,
 };
 
 use crate::array::Array;
@@ -278,14 +278,15 @@ pub fn lu_panel(a: &Array, piv: &Array, info: &Array, panel: Panel, threads: u32
     let item = dt.itemsize();
     let device = a.device();
     let kernel = Part::LuPanel.dense(kd);
+    let probe = Launch::new(device, kernel)?;
     // At most what the kernel's registers allow.
-    let threads = threads.min(Launch::new(device, kernel)?.max_threads()? / 32 * 32);
+    let threads = threads.min(probe.max_threads()? / 32 * 32);
     let rows_blocks = m.div_ceil(threads as usize).max(1);
     let swap_blocks = (panel.left + panel.right).div_ceil(2 * threads as usize);
     let mut chosen = None;
     for blocks in [rows_blocks.max(swap_blocks), rows_blocks] {
         let shared = to_u32(lu_panel_shared(blocks, item))?;
-        let fits = Launch::new(device, kernel)?.resident_blocks(threads, shared)?;
+        let fits = probe.resident_blocks(threads, shared)?;
         if chosen.is_none() && (blocks * batch) as u64 <= fits {
             chosen = Some((blocks, shared));
         }
@@ -293,8 +294,7 @@ pub fn lu_panel(a: &Array, piv: &Array, info: &Array, panel: Panel, threads: u32
     let Some((blocks, shared)) = chosen.filter(|_| m > 0 && n > 0 && batch <= MAX_GRID_Y) else {
         return getrf(a, piv, info, None, false, panel);
     };
-    // Records: the kernel's `Record` (key, index, a row of LU_PANEL_COLS elements).
-    let (scratch, records) = grid_scratch(device, batch, blocks, 16 + LU_PANEL_COLS * item)?;
+    let (scratch, records) = grid_scratch(device, batch, blocks, panel_record_bytes(item))?;
     let args = PanelArgs {
         a: oa.ptr,
         lda: oa.ld,
@@ -339,6 +339,30 @@ fn grid_scratch(
     Ok((scratch, records as u64))
 }
 
+/// The outputs of a Householder QR of `oa` (`(batch, m, n)`): `tau` (`(batch, k)`,
+/// `k = min(m, n)`: its address and batch stride) and the explicit reflectors `v`
+/// (`(batch, m, k)`) when given, both of the matrix's dtype `dt`.
+fn qr_outputs(
+    what: &str,
+    oa: &Operand,
+    dt: DType,
+    tau: &Array,
+    v: Option<&Array>,
+) -> Result<((u64, u64), Option<Operand>)> {
+    let k = oa.rows.min(oa.cols);
+    let t = vector(&format!("{what} tau"), tau, dt, oa.batch, k)?;
+    let ov = match v {
+        Some(v) => {
+            let ov = operand(&format!("{what} V"), v, dt)?;
+            let fits = ov.batch == oa.batch && ov.rows == oa.rows && ov.cols == k;
+            expect(&format!("{what} V"), fits)?;
+            Some(ov)
+        }
+        None => None,
+    };
+    Ok((t, ov))
+}
+
 /// Householder QR of the panels `a` (`(batch, m, n)`, `n <= LU_PANEL_COLS`) in place,
 /// as `geqrf` does (`tau`, and the explicit `v` when given), with the rows spread over
 /// the blocks of `threads` threads (128, 256 or 512) of one cooperative launch, a row
@@ -356,7 +380,7 @@ pub fn qr_panel(a: &Array, tau: &Array, v: Option<&Array>, threads: u32) -> Resu
             "linalg qr_panel: {threads} threads per block, not 128, 256 or 512"
         )));
     }
-    let (tp, ts) = vector("qr_panel tau", tau, dt, batch, k)?;
+    let ((tp, ts), ov) = qr_outputs("qr_panel", &oa, dt, tau, v)?;
     let mut args = QrPanelArgs {
         a: oa.ptr,
         lda: oa.ld,
@@ -367,12 +391,7 @@ pub fn qr_panel(a: &Array, tau: &Array, v: Option<&Array>, threads: u32) -> Resu
         n: to_u32(n)?,
         ..QrPanelArgs::default()
     };
-    if let Some(v) = v {
-        let ov = operand("qr_panel V", v, dt)?;
-        expect(
-            "qr_panel V",
-            ov.batch == batch && ov.rows == m && ov.cols == k,
-        )?;
+    if let Some(ov) = ov {
         (args.v, args.ldv, args.v_batch) = (ov.ptr, ov.ld, ov.batch_stride);
     }
     if batch == 0 || k == 0 {
@@ -381,15 +400,16 @@ pub fn qr_panel(a: &Array, tau: &Array, v: Option<&Array>, threads: u32) -> Resu
     let item = dt.itemsize();
     let device = a.device();
     let kernel = Part::QrPanel.dense(kd);
-    let cap = Launch::new(device, kernel)?.max_threads()?;
+    let probe = Launch::new(device, kernel)?;
+    let cap = probe.max_threads()?;
     let threads = if threads > cap { 128 } else { threads };
     let blocks = m.div_ceil(threads as usize);
     let shared = to_u32(qr_panel_shared(blocks, threads as usize, item))?;
-    let fits = Launch::new(device, kernel)?.resident_blocks(threads, shared)?;
+    let fits = probe.resident_blocks(threads, shared)?;
     if threads > cap || batch > MAX_GRID_Y || (blocks * batch) as u64 > fits {
         return geqrf(a, tau, v);
     }
-    let (scratch, records) = grid_scratch(device, batch, blocks, 16 + LU_PANEL_COLS * item)?;
+    let (scratch, records) = grid_scratch(device, batch, blocks, panel_record_bytes(item))?;
     args.scratch = scratch.data_ptr();
     args.records = records;
     // QrPanelArgs is the kernel's whole parameter list: its operands were checked above,
@@ -688,7 +708,7 @@ pub fn geqrf(a: &Array, tau: &Array, v: Option<&Array>) -> Result<()> {
     let oa = operand("geqrf", a, dt)?;
     let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
     let k = m.min(n);
-    let (tp, ts) = vector("geqrf tau", tau, dt, batch, k)?;
+    let ((tp, ts), ov) = qr_outputs("geqrf", &oa, dt, tau, v)?;
     let mut args = DenseArgs {
         a: oa.ptr,
         lda: oa.ld,
@@ -699,12 +719,8 @@ pub fn geqrf(a: &Array, tau: &Array, v: Option<&Array>) -> Result<()> {
         n: to_u32(n)?,
         ..DenseArgs::default()
     };
-    if let Some(v) = v {
-        let ov = operand("geqrf V", v, dt)?;
-        expect("geqrf V", ov.batch == batch && ov.rows == m && ov.cols == k)?;
-        args.b = ov.ptr;
-        args.ldb = ov.ld;
-        args.b_batch = ov.batch_stride;
+    if let Some(ov) = ov {
+        (args.b, args.ldb, args.b_batch) = (ov.ptr, ov.ld, ov.batch_stride);
     }
     if batch == 0 || k == 0 {
         return Ok(());

@@ -85,13 +85,20 @@ pub const TRSM_WARP_COLS: usize = 4;
 /// of them in each thread's registers.
 pub const LU_PANEL_COLS: usize = 16;
 
+/// Bytes of one record of the panel kernels spread over the GPU (`gpu_lu_panel`,
+/// `gpu_qr_panel`): a 16-byte head (a key or sum, an index) and a row of
+/// `LU_PANEL_COLS` elements of `item` bytes.
+pub const fn panel_record_bytes(item: usize) -> usize {
+    16 + LU_PANEL_COLS * item
+}
+
 /// Shared bytes of the LU panel kernel with `blocks` blocks and elements of `item`
 /// bytes: the block reduction's slots, a copy of a step's `blocks + 1` records
 /// (a 16-byte key slot and a row of `LU_PANEL_COLS` elements each), the pivots, and the
 /// interchanges' plan (two words for each of `2 LU_PANEL_COLS` slots).
 pub const fn lu_panel_shared(blocks: usize, item: usize) -> usize {
     SCRATCH_BYTES as usize
-        + (blocks + 1) * (16 + LU_PANEL_COLS * item)
+        + (blocks + 1) * panel_record_bytes(item)
         + 4 * LU_PANEL_COLS
         + 2 * 2 * LU_PANEL_COLS * 4
 }
@@ -152,6 +159,6 @@ pub struct QrPanelArgs {
 /// sums.
 pub const fn qr_panel_shared(blocks: usize, threads: usize, item: usize) -> usize {
     SCRATCH_BYTES as usize
-        + (blocks + 1) * (16 + LU_PANEL_COLS * item)
+        + (blocks + 1) * panel_record_bytes(item)
         + (threads + 1) * LU_PANEL_COLS * item
 }

@@ -376,8 +376,8 @@ def _ut_factor(v, tau):
     one = full((), 1, dtype=v.dtype)
     inv_tau = where(zero_tau[:, 0, :], one, _gpupy.divide(one, tau))
     m = where(i < j, g, full((), 0, dtype=v.dtype))
-    m = where(i == j, inv_tau[:, None, :], m)
-    return v, copy(m, order="C")
+    # (where's result is a new C-ordered array: no copy for the solves.)
+    return v, where(i == j, inv_tau[:, None, :], m)
 
 
 def qr_factor(a):
@@ -393,7 +393,7 @@ def qr_factor(a):
             for j0 in range(0, k, _QR_PANEL):
                 nb = min(_QR_PANEL, k - j0)
                 panel = w[:, j0:, j0 : j0 + nb]
-                v = empty((count, m - j0, min(m - j0, nb)), dtype=w.dtype)
+                v = empty((count, m - j0, nb), dtype=w.dtype)
                 if _QR_GRID_THREADS and nb <= 16:
                     _gpupy._linalg_qr_panel(panel, tau[:, j0 : j0 + nb], v, _QR_GRID_THREADS)
                 else:
