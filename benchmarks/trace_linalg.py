@@ -7,8 +7,7 @@ Cases are ``op:n:dtype`` with op one of solve, inv, det, cholesky, qr, eigh; ext
 ``:NAME=VALUE`` fields set a blocking constant of ``gpupy.linalg._decomp`` for that
 case (``_LU_PANEL``, ``_LU_GRID_THREADS``, ``_POTRF_BLOCK``, ``_QR_PANEL``,
 ``_QR_GRID_THREADS``), and such
-cases print only their
-wall time (a sweep):
+cases print only their wall time (a sweep) unless ``--each`` asks for a trace:
 
     python benchmarks/trace_linalg.py solve:4096:float64 cholesky:4096:float64
     python benchmarks/trace_linalg.py qr:4096:float64 qr:4096:float64:_QR_PANEL=16
@@ -111,7 +110,7 @@ def main(args):
         if cp is not None and not knobs:
             line += f", cupy {call_ms(call, cp, cp.asarray(a), cp.asarray(b)):.2f} ms"
         print(line, flush=True)
-        if not knobs:
+        if not knobs or each:
             trace(call, ga, gb, each)
 
 
