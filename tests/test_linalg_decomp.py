@@ -220,6 +220,77 @@ def test_qr_grid_panel(rng, dtype, shape, threads, monkeypatch):
     assert_reconstructs(a, qg @ rg, q.dtype)
 
 
+def _ut_reference(h, tau):
+    """``V`` (unit lower trapezoid, zero columns where ``tau == 0``) and
+    ``M = striu(V^H V) + diag(1 / tau)`` (1 where ``tau == 0``) in NumPy, with ``V^H V``
+    in float64/complex128; also the entrywise scale ``|V|^H |V|`` for error bounds."""
+    _, m, k = h.shape
+    i, j = np.arange(m)[:, None], np.arange(k)[None, :]
+    v = np.where(i > j, h, np.where(i == j, 1, 0)).astype(h.dtype)
+    v = np.where(tau[:, None, :] == 0, 0, v).astype(h.dtype)
+    wide_v = v.astype(np.complex128 if v.dtype.kind == "c" else np.float64)
+    g = np.conj(np.swapaxes(wide_v, -1, -2)) @ wide_v
+    scale = np.swapaxes(np.abs(wide_v), -1, -2) @ np.abs(wide_v)
+    with np.errstate(divide="ignore"):
+        diag = np.where(tau == 0, 1, 1 / np.where(tau == 0, 1, tau)).astype(h.dtype)
+    mt = np.triu(g, 1)
+    mt[:, np.arange(k), np.arange(k)] = diag
+    return v, mt, scale
+
+
+@pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=dtype_id)
+@pytest.mark.parametrize("batch, m, k", [(1, 16, 16), (3, 700, 16), (2, 129, 5), (1, 1, 1), (4, 37, 13),
+                                         (1, 200_001, 16)], ids=str)
+@pytest.mark.parametrize("in_place", [False, True])
+def test_qr_block_reflector_kernel(rng, dtype, batch, m, k, in_place):
+    """The UT-factor kernel (``_linalg_qr_ut``: explicit ``V`` and ``M`` of a QR panel's
+    block reflector) against NumPy on random reflectors, some with ``tau = 0``, read
+    from a view of a wider matrix (row stride 23 elements > k): ``V`` exactly (selects
+    and copies), ``M``'s Gram part within ``2 m eps (|V|^H |V|)`` entrywise (any order of
+    summation), its diagonal ``1 / tau`` within 4 eps relative. 200,001 rows take more
+    chunks than blocks (each block loops); 700 rows several blocks a matrix."""
+    from gpupy import _gpupy
+
+    eps = eps_of(dtype)
+    full_h = randn(rng, (batch, m, 23), dtype)
+    tau = randn(rng, (batch, k), dtype)
+    tau[:, ::3] = 0
+    v_want, m_want, scale = _ut_reference(full_h[:, :, :k], tau)
+    gh = gp.asarray(full_h)
+    h = gh[:, :, :k]
+    v = h if in_place else gp.empty((batch, m, k), dtype=dtype)
+    mt = gp.empty((batch, k, k), dtype=dtype)
+    _gpupy._linalg_qr_ut(h, gp.asarray(tau), v, mt)
+    np.testing.assert_array_equal(gp.asnumpy(v), v_want)
+    got = gp.asnumpy(mt)
+    iu = np.triu_indices(k, 1)
+    assert np.all(np.abs(got[:, iu[0], iu[1]] - m_want[:, iu[0], iu[1]]) <= 2 * m * eps * scale[:, iu[0], iu[1]])
+    d = np.arange(k)
+    np.testing.assert_allclose(got[:, d, d], m_want[:, d, d], rtol=4 * eps, atol=0)
+    assert not np.any(np.tril(got, -1))
+    if in_place:
+        # Columns right of the panel are untouched.
+        np.testing.assert_array_equal(gp.asnumpy(gh)[:, :, k:], full_h[:, :, k:])
+
+
+def test_qr_block_reflector_kernel_errors():
+    """Wider panels than the kernel's 16 columns, outputs that overlap the inputs other
+    than ``V`` in place of ``h``, and a ``tau`` of another dtype are refused."""
+    from gpupy import _gpupy
+
+    h = gp.ones((1, 40, 17))
+    with pytest.raises(ValueError, match="operand shapes"):
+        _gpupy._linalg_qr_ut(h, gp.ones((1, 17)), gp.empty((1, 40, 17)), gp.empty((1, 17, 17)))
+    base = gp.ones((1, 41, 8))
+    h, tau = base[:, :40], gp.ones((1, 8))
+    with pytest.raises(ValueError, match="overlap"):
+        _gpupy._linalg_qr_ut(h, tau, base[:, 1:], gp.empty((1, 8, 8)))
+    with pytest.raises(ValueError, match="overlap"):
+        _gpupy._linalg_qr_ut(h, tau, gp.empty((1, 40, 8)), base[:, :8])
+    with pytest.raises(TypeError):
+        _gpupy._linalg_qr_ut(h, tau.astype(np.float32), gp.empty((1, 40, 8)), gp.empty((1, 8, 8)))
+
+
 def test_qr_views_and_promotion(rng):
     base = randn(rng, (3, 30, 20), np.complex128)
     for f in [lambda x: x.transpose(0, 2, 1), lambda x: x[:, ::-2, ::-1], lambda x: x[::-1, 3:, 1:]]:

@@ -178,18 +178,36 @@ fn _linalg_geqrf(
 }
 
 /// Householder QR of the panels `a` (`(batch, m, n)`, at most 16 columns) as
-/// `_linalg_geqrf` with an explicit `v`, spread over the GPU in blocks of `threads`.
+/// `_linalg_geqrf` (with `v`, the explicit reflectors too), spread over the GPU in
+/// blocks of `threads`.
 #[pyfunction]
+#[pyo3(signature = (a, tau, v, threads))]
 fn _linalg_qr_panel(
     py: Python<'_>,
     a: &Bound<'_, NdArray>,
     tau: &Bound<'_, NdArray>,
-    v: &Bound<'_, NdArray>,
+    v: Option<&Bound<'_, NdArray>>,
     threads: u32,
 ) -> PyResult<()> {
-    let (a, tau, v) = (&a.get().inner, &tau.get().inner, &v.get().inner);
-    py.detach(|| dense::qr_panel(a, tau, Some(v), threads))
-        .or_raise()
+    let (a, tau) = (&a.get().inner, &tau.get().inner);
+    let v = v.map(|v| &v.get().inner);
+    py.detach(|| dense::qr_panel(a, tau, v, threads)).or_raise()
+}
+
+/// The block reflector of QR panels in the UT form: from the reflectors below the
+/// diagonal of `h` (`(batch, m, k)`, `k <= 16`) and `tau`, the explicit `V` into `v`
+/// (`h` itself or apart from it) and `M = striu(V^H V) + diag(1 / tau)` into `mt`.
+#[pyfunction]
+fn _linalg_qr_ut(
+    py: Python<'_>,
+    h: &Bound<'_, NdArray>,
+    tau: &Bound<'_, NdArray>,
+    v: &Bound<'_, NdArray>,
+    mt: &Bound<'_, NdArray>,
+) -> PyResult<()> {
+    let (h, tau) = (&h.get().inner, &tau.get().inner);
+    let (v, mt) = (&v.get().inner, &mt.get().inner);
+    py.detach(|| dense::qr_ut(h, tau, v, mt)).or_raise()
 }
 
 /// The first `q.shape[2]` columns of `Q` from `geqrf`'s `h` and `tau` into `q`.
@@ -231,6 +249,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_laswp, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_lu_panel, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_qr_panel, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_qr_ut, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_potrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_geqrf, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_orgqr, m)?)?;

@@ -8,7 +8,8 @@
 //! - `jacobi`: one-sided Jacobi (singular values, vectors, Hermitian eigenproblems):
 //!   the pairing order, rotation angles and a CPU sweep (CPU-tested);
 //! - `gpu`, `gpu_dense`, `gpu_trsm`, `gpu_lu_panel`, `gpu_qr_panel` (with `gpu_grid`, what
-//!   the last two share): the kernels and their entry points, compiled for the GPU only;
+//!   the last two share), `gpu_qr_ut`: the kernels and their entry points, compiled for
+//!   the GPU only;
 //! - here: the module's kernel table and the handles the host launches by.
 
 pub mod dense;
@@ -26,6 +27,8 @@ mod gpu_grid;
 mod gpu_lu_panel;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_qr_panel;
+#[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
+mod gpu_qr_ut;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu_trsm;
 
@@ -76,6 +79,9 @@ crate::module_parts! {
         /// QR panels of large matrices over the whole GPU, a row per thread, one
         /// cooperative launch (`gpu_qr_panel`).
         QrPanel = crate::for_each_dense_type!(dense_names, "qr_panel"),
+        /// A QR panel's block reflector in the UT form: the explicit `V` and `M`
+        /// (`gpu_qr_ut`).
+        QrUt = crate::for_each_dense_type!(dense_names, "qr_ut"),
         /// `Q` from the reflectors (`dense::orgqr`).
         Orgqr = crate::for_each_dense_type!(dense_names, "orgqr"),
         /// General eigenproblems (`dense::eig`), complex64 then complex128.

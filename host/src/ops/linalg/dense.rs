@@ -14,7 +14,8 @@ use gpupy_kernels as kernels;
 use gpupy_kernels::linalg::Part;
 use gpupy_kernels::linalg::dense::args::{
     DenseArgs, LU_PANEL_COLS, PanelArgs, QrPanelArgs, SCRATCH_BYTES, TRSM_WARP_COLS,
-    TRSM_WARP_SLOTS, flag, lu_panel_shared, panel_record_bytes, qr_panel_shared,
+    TRSM_WARP_SLOTS, UT_THREADS, UtArgs, flag, lu_panel_shared, panel_record_bytes,
+    qr_panel_shared, qr_ut_shared,
 };
 
 use crate::array::Array;
@@ -421,6 +422,75 @@ pub fn qr_panel(a: &Array, tau: &Array, v: Option<&Array>, threads: u32) -> Resu
         .shared(shared)
         .arg(args)
         .cooperative()
+        .run()
+}
+
+/// The block reflector of QR panels in the UT form (`gpu_qr_ut`): from the reflectors
+/// `h` (`(batch, m, k)`, `k <= LU_PANEL_COLS`, below the diagonal) and `tau`, the
+/// explicit `V` into `v` (`(batch, m, k)`; `h` itself, or no overlap) and
+/// `M = striu(V^H V) + diag(1 / tau)` into `mt` (`(batch, k, k)`), in one launch.
+pub fn qr_ut(h: &Array, tau: &Array, v: &Array, mt: &Array) -> Result<()> {
+    let dt = h.dtype();
+    let kd = dense_dtype(dt)?;
+    let oh = operand("qr_ut", h, dt)?;
+    let (batch, m, k) = (oh.batch, oh.rows, oh.cols);
+    expect("qr_ut", k <= LU_PANEL_COLS)?;
+    let (tp, ts) = vector("qr_ut tau", tau, dt, batch, k)?;
+    let ov = operand("qr_ut V", v, dt)?;
+    let om = operand("qr_ut M", mt, dt)?;
+    expect("qr_ut V", ov.batch == batch && ov.rows == m && ov.cols == k)?;
+    expect("qr_ut M", om.batch == batch && om.rows == k && om.cols == k)?;
+    // V is written as h is read, element by element by one thread: in place is safe,
+    // any other overlap is not.
+    let same = v.data_ptr() == h.data_ptr() && v.layout().strides == h.layout().strides;
+    let overlaps = |a: &Array, b: &Array| a.shares_buffer(b) && a.size() > 0 && b.size() > 0;
+    if (overlaps(v, h) && !same) || overlaps(mt, h) || overlaps(mt, v) || overlaps(mt, tau) {
+        return Err(Error::Value(
+            "linalg qr_ut: the outputs overlap the inputs or each other".into(),
+        ));
+    }
+    if batch == 0 || k == 0 {
+        return Ok(());
+    }
+    if batch > MAX_GRID_Y {
+        return Err(Error::Value(format!(
+            "linalg qr_ut: {batch} matrices in one launch (at most {MAX_GRID_Y})"
+        )));
+    }
+    let item = dt.itemsize();
+    let device = h.device();
+    // Blocks per matrix: one per chunk of rows, up to about two waves over the GPU
+    // (the last block adds every block's partial).
+    let sms = device.props.multi_processor_count.max(1) as usize;
+    let chunks = m.div_ceil(UT_THREADS as usize).max(1);
+    let blocks = chunks.min((4 * sms / batch).max(1));
+    let partials = (4 * batch).next_multiple_of(256);
+    let bytes = partials + batch * blocks * LU_PANEL_COLS * LU_PANEL_COLS * item;
+    let scratch = crate::ops::elementwise::fill::full(device, &[bytes], DType::UInt8, &[0])?;
+    let args = UtArgs {
+        h: oh.ptr,
+        ldh: oh.ld,
+        h_batch: oh.batch_stride,
+        tau: tp,
+        tau_batch: ts,
+        v: ov.ptr,
+        ldv: ov.ld,
+        v_batch: ov.batch_stride,
+        mt: om.ptr,
+        ldm: om.ld,
+        m_batch: om.batch_stride,
+        scratch: scratch.data_ptr(),
+        partials: partials as u64,
+        m: to_u32(m)?,
+        k: to_u32(k)?,
+    };
+    // UtArgs is the kernel's whole parameter list: the operands were checked above and
+    // the scratch holds a counter per matrix and `blocks` partials after `partials`.
+    Launch::new(device, Part::QrUt.dense(kd))?
+        .grid3((to_u32(blocks)?, batch as u32, 1))
+        .block(UT_THREADS)
+        .shared(to_u32(qr_ut_shared(item))?)
+        .arg(args)
         .run()
 }
 

@@ -162,3 +162,42 @@ pub const fn qr_panel_shared(blocks: usize, threads: usize, item: usize) -> usiz
         + (blocks + 1) * panel_record_bytes(item)
         + (threads + 1) * LU_PANEL_COLS * item
 }
+
+/// Threads per block of the UT-factor kernel (`gpu_qr_ut`), one row of a chunk each.
+pub const UT_THREADS: u32 = 128;
+
+/// Shared bytes of the UT-factor kernel for elements of `item` bytes: a chunk's rows of
+/// `V` (`UT_THREADS x LU_PANEL_COLS`), reused for the threads' partial Gram tiles
+/// (8 groups of 16 tiles of 4 x 4), and a flag word.
+pub const fn qr_ut_shared(item: usize) -> usize {
+    UT_THREADS as usize * LU_PANEL_COLS * item + 16
+}
+
+/// One launch of the UT-factor kernel (`gpu_qr_ut`) on `gridDim.y` matrices: from the
+/// `m x k` reflectors `h` of a QR panel (`k <= LU_PANEL_COLS`) and `tau`, the explicit
+/// `V` (`dense::ut_v`) and `M = striu(V^H V) + diag(1 / tau)` (`dense::ut_m`, `k x k`).
+/// Strides in elements.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UtArgs {
+    /// The reflectors (below the diagonal of an `m x k` panel); may be `v` itself.
+    pub h: u64,
+    pub ldh: u64,
+    pub h_batch: u64,
+    pub tau: u64,
+    pub tau_batch: u64,
+    /// The explicit `V` (`m x k`), written.
+    pub v: u64,
+    pub ldv: u64,
+    pub v_batch: u64,
+    /// `M` (`k x k`), written.
+    pub mt: u64,
+    pub ldm: u64,
+    pub m_batch: u64,
+    /// Zeroed scratch: a u32 counter per matrix, then from byte `partials` on,
+    /// `gridDim.x` partial Gram matrices (`LU_PANEL_COLS^2` elements) per matrix.
+    pub scratch: u64,
+    pub partials: u64,
+    pub m: u32,
+    pub k: u32,
+}

@@ -380,9 +380,8 @@ pub unsafe fn orgqr<T: Scalar>(
 /// `H_0 ... H_{k-1} = I - V T V^H` from `geqrf`'s `h` (`m x k`) and `tau` (LAPACK
 /// `larft`, forward, columnwise): `T[j][j] = tau_j`,
 /// `T[0..j][j] = -tau_j T[0..j][0..j] V[:, 0..j]^H v_j`. The GPU path has no kernel for
-/// it: the blocked QR applies `T^-1` (the "UT" form, one matrix product and a
-/// triangular solve; `_ut_factor` in `py/python/gpupy/linalg/_decomp.py`), and this is
-/// the CPU reference its identity is tested against.
+/// it: the blocked QR applies `T^-1` (the "UT" form, [`ut_m`], a triangular solve),
+/// and this is the CPU reference its identity is tested against.
 ///
 /// # Safety
 /// `h` holds `m x k`, `tau` `k`, `tm` `k x k`, not overlapping; every member calls.
@@ -447,6 +446,40 @@ pub unsafe fn larft<T: Scalar>(
             tm.set(j, l, T::ZERO);
         });
         t.sync();
+    }
+}
+
+/// Element `(r, c)` of the explicit `V` of the "UT" block reflector
+/// `H_0 ... H_{k-1} = I - V M^-1 V^H` (Joffrain et al., "Accumulating Householder
+/// transformations, revisited", 2006) from `geqrf`'s element `h = h[r][c]` (read only
+/// below the diagonal) and `tau_c`: the unit lower trapezoid of the reflectors, with
+/// the column of a reflector that is the identity (`tau_c = 0`) zero, so that it adds
+/// nothing. `gpu_qr_ut` builds `V` from here.
+#[inline(always)]
+pub fn ut_v<T: Scalar>(r: usize, c: usize, h: T, tau_c: T) -> T {
+    if tau_c == T::ZERO || r < c {
+        T::ZERO
+    } else if r == c {
+        T::ONE
+    } else {
+        h
+    }
+}
+
+/// Element `(i, j)` of the UT factor `M = striu(V^H V) + diag(1 / tau)` (with
+/// [`ut_v`]'s `V`; `gram = (V^H V)[i][j]`), the inverse of [`larft`]'s `T`: the
+/// blocked QR applies `M^-1` by a triangular solve. An identity reflector's diagonal is
+/// 1 (its column of `V` is zero, so its row and column of `M` are the identity's).
+#[inline(always)]
+pub fn ut_m<T: Scalar>(i: usize, j: usize, gram: T, tau_i: T) -> T {
+    if i < j {
+        gram
+    } else if i > j {
+        T::ZERO
+    } else if tau_i == T::ZERO {
+        T::ONE
+    } else {
+        T::ONE.div(tau_i)
     }
 }
 

@@ -273,12 +273,9 @@ fn qr_case<T: TestScalar>(m: usize, n: usize, seed: u64) {
         );
     }
     // The block reflector: I - V T V^H is the full Q.
-    let mut v = vec![T::ZERO; m * k];
-    for i in 0..m {
-        for j in 0..k.min(i + 1) {
-            v[i * k + j] = if i == j { T::ONE } else { h[i * n + j] };
-        }
-    }
+    let v: Vec<T> = (0..m * k)
+        .map(|x| ut_v(x / k, x % k, h[(x / k) * n + x % k], tau[x % k]))
+        .collect();
     let mut vk = v.clone();
     let mut tm = vec![T::make(f64::NAN, 0.0); k * k];
     unsafe {
@@ -311,25 +308,32 @@ fn qr_case<T: TestScalar>(m: usize, n: usize, seed: u64) {
         max_diff(&block, &q) < 1e-14 * m as f64,
         "{m}x{n} block reflector"
     );
-    // The UT form the blocked GPU QR applies (`_ut_factor` in
-    // py/python/gpupy/linalg/_decomp.py): M = striu(V^H V) + diag(1 / tau) is T^-1.
-    if tau[..k].iter().all(|&t| t != T::ZERO) {
-        let g = mul(&conj_t(&v, m, k), &v, k, m, k);
-        let ut: Vec<T> = (0..k * k)
-            .map(|x| match (x / k, x % k) {
-                (i, j) if i < j => g[x],
-                (i, j) if i == j => T::ONE.div(tau[i]),
-                _ => T::ZERO,
-            })
-            .collect();
-        let eye: Vec<T> = (0..k * k)
-            .map(|x| if x / k == x % k { T::ONE } else { T::ZERO })
-            .collect();
-        assert!(
-            max_diff(&mul(&ut, &tm, k, k, k), &eye) < 1e-14 * m as f64,
-            "{m}x{n} UT form"
-        );
+    ut_case(&v, &tau, &q, m, k);
+}
+
+/// The UT form the blocked GPU QR applies (`gpu_qr_ut`): with `ut_v`'s `V` and
+/// `ut_m`'s `M = striu(V^H V) + diag(1 / tau)`, `Q = I - V M^-1 V^H`; checked as
+/// `I - Q = V Z` where `M Z = V^H` (back substitution, `M` upper triangular).
+fn ut_case<T: TestScalar>(v: &[T], tau: &[T], q: &[T], m: usize, k: usize) {
+    let g = mul(&conj_t(v, m, k), v, k, m, k);
+    let ut: Vec<T> = (0..k * k)
+        .map(|x| ut_m(x / k, x % k, g[x], tau[x / k]))
+        .collect();
+    let mut z = conj_t(v, m, k);
+    for col in 0..m {
+        for i in (0..k).rev() {
+            let mut s = z[i * m + col];
+            for p in i + 1..k {
+                s = s.sub(ut[i * k + p].mul(z[p * m + col]));
+            }
+            z[i * m + col] = s.div(ut[i * k + i]);
+        }
     }
+    let vz = mul(v, &z, m, k, m);
+    let i_q: Vec<T> = (0..m * m)
+        .map(|x| if x / m == x % m { T::ONE } else { T::ZERO }.sub(q[x]))
+        .collect();
+    assert!(max_diff(&vz, &i_q) < 1e-13 * m as f64, "{m}x{k} UT form");
 }
 
 #[test]
@@ -344,6 +348,29 @@ fn qr_reconstructs() {
     unsafe { geqrf(&Serial, mat(&mut a, 2), 2, 2, tau.as_mut_ptr()) };
     assert_eq!(tau, [0.0, 0.0]);
     assert_eq!(a, [2.0, 1.0, 0.0, 3.0]);
+    // Such a reflector's column of the UT form's V is zero and its M the identity's.
+    let mut a = vec![2.0, 1.0, 0.0, 3.0, 0.0, 4.0];
+    let mut tau = [1.0f64; 2];
+    unsafe { geqrf(&Serial, mat(&mut a, 2), 3, 2, tau.as_mut_ptr()) };
+    assert_eq!(tau[0], 0.0);
+    assert!(tau[1] != 0.0);
+    let v: Vec<f64> = (0..6)
+        .map(|x| ut_v(x / 2, x % 2, a[x], tau[x % 2]))
+        .collect();
+    assert_eq!(v[0], 0.0);
+    let mut q = vec![0.0; 9];
+    unsafe {
+        orgqr(
+            &Serial,
+            mat(&mut a, 2),
+            3,
+            2,
+            tau.as_ptr(),
+            mat(&mut q, 3),
+            3,
+        )
+    };
+    ut_case(&v, &tau, &q, 3, 2);
 }
 
 fn reflector_case<T: TestScalar>(len: usize, seed: u64) {

@@ -13,7 +13,7 @@ How they run (``ARCHITECTURE.md`` has the path to the kernels):
   from those kernels (on panels and diagonal blocks, in place on views) and gpupy's
   matrix products, which do almost all of the arithmetic: recursive LU (Toledo),
   recursive Cholesky, recursive triangular solves, blocked Householder QR with the
-  compact WY form applied as ``I - V M^-1 V^H`` (``_ut_factor``);
+  compact WY form applied as ``I - V M^-1 V^H`` (``_block_reflector``);
 - eigenproblems and SVDs go through one-sided Jacobi (``_gpupy._svd_jacobi``): the SVD
   accumulates ``V`` in extra rows below ``A``'s; a Hermitian ``A`` is shifted to the
   positive definite ``A + c I`` (``c = 2 ||A||_F``), whose SVD is its eigendecomposition.
@@ -338,7 +338,8 @@ def solve_triangular(t, b, lower, trans=0, unit_diagonal=False):
 
 # ---- QR -----------------------------------------------------------------------------
 
-# Columns per panel of the blocked QR (at most 16 with the grid kernel below).
+# Columns per panel of the blocked QR: at most 16 (the panel and UT-factor kernels'
+# width).
 _QR_PANEL = 16
 
 # Threads per block of the QR panel kernel spread over the GPU (a row per thread, two
@@ -347,37 +348,20 @@ _QR_PANEL = 16
 _QR_GRID_THREADS = 128
 
 
-def _explicit_v(h, k):
-    """The reflectors of the view ``h`` (``(batch, rows, >= k)``) as an explicit unit
-    lower trapezoid ``(batch, rows, k)``."""
-    rows = h.shape[1]
-    i = arange(rows)[:, None]
-    j = arange(k)[None, :]
-    v = where(i > j, h[:, :, :k], full((), 0, dtype=h.dtype))
-    return where(i == j, full((), 1, dtype=h.dtype), v)
-
-
-def _ut_factor(v, tau):
-    """The block reflector ``H_0 ... H_{k-1} = I - V M^-1 V^H`` of the explicit
-    reflectors ``v`` (``(batch, rows, k)``) and ``tau`` in the "UT transform" form
-    (Joffrain, Low, Quintana-Orti, van de Geijn and van Zee, "Accumulating Householder
-    transformations, revisited", 2006): ``M = striu(V^H V) + diag(1 / tau)`` is the
-    inverse of LAPACK ``larft``'s ``T``, by induction on ``larft``'s recurrence. Its
-    off-diagonal part is one product (``larft`` walks ``V``'s columns one dot product
-    at a time) and callers apply ``M^-1`` by a triangular solve. A reflector with
-    ``tau = 0`` is the identity: its column of ``V`` becomes zero and its diagonal 1.
-    Returns ``(v, m)``, ``v`` with those columns zeroed."""
-    k = v.shape[-1]
-    zero_tau = _gpupy.equal(tau, full((), 0, dtype=tau.dtype))[:, None, :]
-    v = where(zero_tau, full((), 0, dtype=v.dtype), v)
-    g = conj_t(v) @ v
-    i = arange(k)[:, None]
-    j = arange(k)[None, :]
-    one = full((), 1, dtype=v.dtype)
-    inv_tau = where(zero_tau[:, 0, :], one, _gpupy.divide(one, tau))
-    m = where(i < j, g, full((), 0, dtype=v.dtype))
-    # (where's result is a new C-ordered array: no copy for the solves.)
-    return v, where(i == j, inv_tau[:, None, :], m)
+def _block_reflector(h, tau):
+    """The block reflector ``H_0 ... H_{k-1} = I - V M^-1 V^H`` of the reflectors below
+    the diagonal of the view ``h`` (``(batch, rows, k)``, ``k <= 16``) and ``tau``, in
+    the "UT transform" form (Joffrain, Low, Quintana-Orti, van de Geijn and van Zee,
+    "Accumulating Householder transformations, revisited", 2006):
+    ``M = striu(V^H V) + diag(1 / tau)`` is the inverse of LAPACK ``larft``'s ``T``, and
+    callers apply ``M^-1`` by a triangular solve. Returns ``(v, m)``: ``V`` explicit (a
+    unit lower trapezoid, zero columns for ``tau = 0``) and ``M``, from one kernel
+    (``gpu_qr_ut``; ``dense::ut_v`` and ``ut_m`` say what they hold)."""
+    count, rows, k = h.shape
+    v = empty((count, rows, k), dtype=h.dtype)
+    m = empty((count, k, k), dtype=h.dtype)
+    _gpupy._linalg_qr_ut(h, tau, v, m)
+    return v, m
 
 
 def qr_factor(a):
@@ -392,14 +376,13 @@ def qr_factor(a):
         else:
             for j0 in range(0, k, _QR_PANEL):
                 nb = min(_QR_PANEL, k - j0)
-                panel = w[:, j0:, j0 : j0 + nb]
-                v = empty((count, m - j0, nb), dtype=w.dtype)
-                if _QR_GRID_THREADS and nb <= 16:
-                    _gpupy._linalg_qr_panel(panel, tau[:, j0 : j0 + nb], v, _QR_GRID_THREADS)
+                panel, ptau = w[:, j0:, j0 : j0 + nb], tau[:, j0 : j0 + nb]
+                if _QR_GRID_THREADS:
+                    _gpupy._linalg_qr_panel(panel, ptau, None, _QR_GRID_THREADS)
                 else:
-                    _gpupy._linalg_geqrf(panel, tau[:, j0 : j0 + nb], v)
+                    _gpupy._linalg_geqrf(panel, ptau)
                 if j0 + nb < n:
-                    v, mt = _ut_factor(v, tau[:, j0 : j0 + nb])
+                    v, mt = _block_reflector(panel, ptau)
                     rest = w[:, j0:, j0 + nb :]
                     # (I - V M^-1 V^H)^H rest = rest - V (M^-H (V^H rest)).
                     x = conj_t(v) @ rest
@@ -426,7 +409,7 @@ def qr_q(h, tau, ncols):
     starts = list(range(0, k, _QR_PANEL))
     for j0 in reversed(starts):
         nb = min(_QR_PANEL, k - j0)
-        v, mt = _ut_factor(_explicit_v(h3[:, j0:, j0 : j0 + nb], nb), t3[:, j0 : j0 + nb])
+        v, mt = _block_reflector(h3[:, j0:, j0 : j0 + nb], t3[:, j0 : j0 + nb])
         rest = q[:, j0:, j0:]
         # H_j0 ... H_j0+nb-1 rest = rest - V (M^-1 (V^H rest)).
         x = conj_t(v) @ rest
