@@ -162,11 +162,13 @@ def cupy():
 
 
 @pytest.fixture
-def numba_cuda():
+def numba_cuda(monkeypatch):
     # numba-cuda's typing registry still names numpy.row_stack, which NumPy 2.5 removed
-    # (an alias of vstack): restore the alias so its kernels compile at all.
+    # (an alias of vstack): restore the alias for the test so that its kernels compile
+    # at all, and remove it after (a later test in this process compares gpupy's
+    # namespace with NumPy's).
     if not hasattr(np, "row_stack"):
-        np.row_stack = np.vstack
+        monkeypatch.setattr(np, "row_stack", np.vstack, raising=False)
     pytest.importorskip("numba", reason="Numba is not installed")
     try:
         from numba import cuda

@@ -662,3 +662,86 @@ def test_int_in_place_matmul_with_float_raises_like_numpy(rng):
     with pytest.raises(TypeError, match=cast):
         a @= gp.asarray(y)
     assert_equal_to_numpy(a, x)
+
+
+# ---------------------------------------------------------------------------------------
+# c -= a @ b in the product kernels' store (`_gpupy._matmul_sub`, the blocked
+# factorizations' trailing updates)
+
+SUB_DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
+
+
+def assert_sub_close(got, c0, a, b):
+    """``got`` is ``c0 - a @ b``: within ``compare.product_bound`` for the product plus
+    one rounding of the subtraction (``u (|c0| + |a @ b|)``), per element."""
+    exact, bound = compare.product_bound(a, b, a.shape[-1], accum=ACCUM[np.dtype(c0.dtype)], output=c0.dtype)
+    want = c0 - exact
+    u = unit_roundoff(c0.dtype)
+    total = bound + u * (np.abs(c0) + np.abs(exact)) * (np.sqrt(2) if c0.dtype.kind == "c" else 1)
+    err = np.abs(np.asarray(got) - want)
+    assert got.dtype == c0.dtype
+    assert np.all(err <= total), f"max excess {np.max(err - total)}"
+
+
+@pytest.mark.parametrize("dtype", SUB_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("shapes", [((1, 1), (1, 1)), ((1, 9), (9, 1)), ((9, 1), (1, 9)), ((17, 33), (33, 9)),
+                                    ((127, 129), (129, 131)), ((3, 1000), (1000, 2)), ((300, 2000), (2000, 40)),
+                                    ((257, 63), (63, 513)), ((2, 33, 17), (17, 40)), ((0, 5), (5, 3))],
+                         ids=pair_id)
+def test_matmul_sub(rng, dtype, shapes):
+    """Every path a subtraction takes (SIMT tiles, split-K with the subtraction in the
+    sum, FP64 tensor cores, shapes that would be GEMV or a dot without one) against
+    ``c0 - a @ b``; ``c`` a transposed view (column stride not 1) too."""
+    from gpupy import _gpupy
+
+    sa, sb = shapes
+    a, b = random_array(rng, sa, dtype), random_array(rng, sb, dtype)
+    c_shape = np.broadcast_shapes(sa[:-2], sb[:-2]) + (sa[-2], sb[-1])
+    c0 = random_array(rng, c_shape, dtype)
+    c = gp.asarray(c0)
+    _gpupy._matmul_sub(gp.asarray(a), gp.asarray(b), c)
+    assert_sub_close(c.get(), c0, a, b)
+    ct = gp.asarray(np.ascontiguousarray(np.swapaxes(c0, -1, -2)))
+    _gpupy._matmul_sub(gp.asarray(a), gp.asarray(b), gp.swapaxes(ct, -1, -2))
+    assert_sub_close(np.swapaxes(ct.get(), -1, -2), c0, a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64], ids=dtype_id)
+@pytest.mark.parametrize("batch", [1, 3])
+def test_matmul_sub_blocks_of_one_matrix(rng, dtype, batch):
+    """LU's update ``A22 -= L21 @ U12`` on views of one matrix (fused: the blocks are
+    apart), and ``c`` overlapping ``b`` (the product first, then the subtraction, as
+    NumPy's ``c -= a @ b``)."""
+    from gpupy import _gpupy
+
+    m0 = random_array(rng, (batch, 150, 170), dtype)
+    g = gp.asarray(m0)
+    _gpupy._matmul_sub(g[:, 40:, :40], g[:, :40, 40:], g[:, 40:, 40:])
+    want = m0.copy()
+    assert_sub_close(gp.asnumpy(g)[:, 40:, 40:], m0[:, 40:, 40:], m0[:, 40:, :40], m0[:, :40, 40:])
+    want[:, 40:, 40:] = gp.asnumpy(g)[:, 40:, 40:]
+    np.testing.assert_array_equal(gp.asnumpy(g), want)  # nothing else written
+    g = gp.asarray(m0)
+    _gpupy._matmul_sub(g[:, :100, :100], g[:, :100, 80:150], g[:, :100, 100:])
+    assert_sub_close(gp.asnumpy(g)[:, :100, 100:], m0[:, :100, 100:], m0[:, :100, :100], m0[:, :100, 80:150])
+
+
+def test_matmul_sub_other_dtypes_and_errors(rng):
+    """Integer and float16 operands take the unfused way (exact for integers); mixed
+    dtypes and shapes that do not make ``c -= a @ b`` raise."""
+    from gpupy import _gpupy
+
+    a, b = rng.integers(-9, 9, (20, 30)).astype(np.int32), rng.integers(-9, 9, (30, 7)).astype(np.int32)
+    c0 = rng.integers(-99, 99, (20, 7)).astype(np.int32)
+    c = gp.asarray(c0)
+    _gpupy._matmul_sub(gp.asarray(a), gp.asarray(b), c)
+    np.testing.assert_array_equal(c.get(), c0 - a @ b)
+    h = [gp.asarray(x.astype(np.float16)) for x in (a, b, c0)]
+    _gpupy._matmul_sub(*h)
+    assert h[2].dtype == np.float16
+    with pytest.raises(TypeError):
+        _gpupy._matmul_sub(gp.asarray(a), gp.asarray(b), gp.asarray(c0.astype(np.float64)))
+    with pytest.raises(ValueError, match="do not make"):
+        _gpupy._matmul_sub(gp.asarray(a), gp.asarray(b), gp.asarray(c0[:, :6]))
+    with pytest.raises(ValueError, match="do not make"):
+        _gpupy._matmul_sub(gp.asarray(a[None].repeat(2, 0)), gp.asarray(b), c)

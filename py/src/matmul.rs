@@ -99,9 +99,24 @@ pub fn matmul_operator(
     )?))
 }
 
+/// `c -= a @ b` in place (the blocked factorizations' trailing updates): the product
+/// subtracted in the kernels' store where `c`'s layout allows (see
+/// `gpupy_host::ops::matmul::matmul_sub_into`).
+#[pyfunction]
+fn _matmul_sub(
+    py: Python<'_>,
+    a: &Bound<'_, NdArray>,
+    b: &Bound<'_, NdArray>,
+    c: &Bound<'_, NdArray>,
+) -> PyResult<()> {
+    let (a, b, c) = (&a.get().inner, &b.get().inner, &c.get().inner);
+    py.detach(|| mm::matmul_sub_into(a, b, c)).or_raise()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(matmul, m)?)?;
     m.add_function(wrap_pyfunction!(dot, m)?)?;
+    m.add_function(wrap_pyfunction!(_matmul_sub, m)?)?;
     Ok(())
 }
 

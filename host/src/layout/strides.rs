@@ -76,6 +76,37 @@ impl Layout {
         Some((lo, hi))
     }
 
+    /// Whether this layout and `other` (of one buffer, one element size) surely address
+    /// no common element: their spans do not meet, or both are blocks of one matrix's
+    /// rows (the same row stride `ld`, unit column stride, every other stride a multiple
+    /// of `ld`) whose column windows (`offset mod ld` on) do not meet. `false` means
+    /// "may overlap": views of a blocked factorization (`A22` and `L21` side by side)
+    /// are told apart, anything more tangled is not.
+    pub fn disjoint(&self, other: &Layout) -> bool {
+        let (Some((lo, hi)), Some((olo, ohi))) = (self.span(), other.span()) else {
+            return true;
+        };
+        if hi < olo || ohi < lo {
+            return true;
+        }
+        let window = |l: &Layout| -> Option<(isize, usize, usize)> {
+            let nd = l.ndim();
+            if nd < 2 {
+                return None;
+            }
+            let (ld, cols) = (l.strides[nd - 2], l.shape[nd - 1]);
+            let unit = cols <= 1 || l.strides[nd - 1] == 1;
+            let rows_only = (0..nd - 2).all(|a| l.shape[a] <= 1 || l.strides[a] % ld.max(1) == 0);
+            let start = l.offset % ld.max(1) as usize;
+            (ld > 0 && unit && rows_only && start + cols <= ld as usize)
+                .then_some((ld, start, cols))
+        };
+        match (window(self), window(other)) {
+            (Some((ld, s, n)), Some((old, os, on))) if ld == old => s + n <= os || os + on <= s,
+            _ => false,
+        }
+    }
+
     /// Whether every addressed element lies in a buffer of `len` elements.
     pub fn fits(&self, len: usize) -> bool {
         match self.span() {
@@ -176,6 +207,32 @@ mod tests {
             offset: 99,
         };
         assert!(empty.fits(0));
+    }
+
+    #[test]
+    fn disjoint_tells_apart_blocks_of_one_matrix() {
+        // A 6 x 8 matrix (row stride 8) and a batch of two (batch stride 48).
+        let block = |shape: &[usize], strides: &[isize], offset: usize| Layout {
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+            offset,
+        };
+        let left = block(&[2, 4, 3], &[48, 8, 1], 2 * 8); // rows 2..6, columns 0..3
+        let right = block(&[2, 4, 5], &[48, 8, 1], 2 * 8 + 3); // rows 2..6, columns 3..8
+        let top = block(&[2, 2, 5], &[48, 8, 1], 3); // rows 0..2, columns 3..8
+        assert!(left.disjoint(&right) && right.disjoint(&left));
+        assert!(top.disjoint(&left));
+        assert!(!right.disjoint(&right));
+        let wide = block(&[2, 4, 4], &[48, 8, 1], 2 * 8); // columns 0..4 meet 3..8
+        assert!(!wide.disjoint(&right));
+        // A transposed view is not a block of rows: "may overlap".
+        let t = block(&[2, 3, 4], &[48, 1, 8], 2 * 8);
+        assert!(!t.disjoint(&right));
+        // Far apart in the buffer.
+        assert!(block(&[3], &[1], 0).disjoint(&block(&[3], &[1], 3)));
+        assert!(!block(&[3], &[1], 0).disjoint(&block(&[3], &[1], 2)));
+        // Empty views overlap nothing.
+        assert!(block(&[0, 4], &[8, 1], 0).disjoint(&right));
     }
 
     #[test]

@@ -38,6 +38,12 @@ pub struct Gemm {
     /// Split-K: the full inner dimension (`k` is then the length of one slice); 0 when
     /// every batch entry is a whole product.
     pub k_total: u32,
+    /// 1: `C[z] -= A[z] @ B[z]` (the blocked factorizations' trailing updates: no
+    /// second pass over `C`), the product subtracted from `C`'s element in the store;
+    /// 0: `C[z] = A[z] @ B[z]`. Read by the SIMT kernels and the float32/float64 `mma`
+    /// ones; the host never sends a subtraction to the 16-bit `mma` kernels or the
+    /// `wgmma` ones, which do not read it.
+    pub sub: u32,
     pub a_row: i64,
     pub a_col: i64,
     pub b_row: i64,
@@ -89,15 +95,17 @@ pub const fn gemv_blocks(m: u32, rows_variant: bool) -> u32 {
     m.div_ceil(if rows_variant { GEMV_THREADS / 32 } else { 32 })
 }
 
-/// The split-K epilogue `C[i, j] = sum_s W[s, i, j]` for `gpupy_matmul_<ty>_splitk_sum`
-/// (`W` contiguous `(splits, m, n)`, `C` at `c + i*c_row + j*c_col`), a grid-stride loop
-/// over `m*n` with blocks of [`GEMV_THREADS`].
+/// The split-K epilogue `C[i, j] = sum_s W[s, i, j]` (with `sub`, `C[i, j] -= ...`, as
+/// [`Gemm::sub`]) for `gpupy_matmul_<ty>_splitk_sum` (`W` contiguous `(splits, m, n)`,
+/// `C` at `c + i*c_row + j*c_col`), a grid-stride loop over `m*n` with blocks of
+/// [`GEMV_THREADS`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitSum {
     pub m: u32,
     pub n: u32,
     pub splits: u32,
+    pub sub: u32,
     pub c_row: i64,
     pub c_col: i64,
 }

@@ -125,9 +125,11 @@ pub(super) fn split_k(
     let dtype = word_dtype(ty);
     let (m, n) = (g.m as usize, g.n as usize);
     let work = Array::empty(device, &[splits as usize, m, n], dtype)?;
+    // The slices write the workspace; the sum applies a subtraction.
     let slices = Gemm {
         k: chunk,
         k_total: g.k,
+        sub: 0,
         c_row: g.n as i64,
         c_col: 1,
         a_batch: chunk as i64 * g.a_col,
@@ -146,6 +148,7 @@ pub(super) fn split_k(
         m: g.m,
         n: g.n,
         splits,
+        sub: g.sub,
         c_row: g.c_row,
         c_col: g.c_col,
     };

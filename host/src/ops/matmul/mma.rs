@@ -303,6 +303,7 @@ mod tests {
             k,
             batch: 1,
             k_total: 0,
+            sub: 0,
             a_row: s[0],
             a_col: s[1],
             b_row: s[2],

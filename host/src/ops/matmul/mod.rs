@@ -151,7 +151,14 @@ pub fn matmul_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
                 astype(x, operand)
             }
         };
-        gemm_into(&conv(&a2)?, &conv(&b2)?, &expand(&target)?, &batch, kind)?;
+        gemm_into(
+            &conv(&a2)?,
+            &conv(&b2)?,
+            &expand(&target)?,
+            &batch,
+            kind,
+            false,
+        )?;
     }
     if direct.is_some() {
         return Ok(target);
@@ -308,10 +315,81 @@ fn out_not_c_contiguous() -> Error {
     )
 }
 
-/// `out[z] = a[z] @ b[z]` for every batch index `z` of `batch` (operands broadcast). `out`
-/// has shape `batch + (m, n)` with batch axes that step with one stride (checked by the
-/// caller) and no repeated elements; `kind` indexes `tiles::SIMT_KINDS`.
-fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) -> Result<()> {
+/// `c -= a @ b` in place, for the trailing updates of the blocked factorizations
+/// (`gpupy.linalg._decomp`): `a` `(..., m, k)` and `b` `(..., k, n)` broadcast against
+/// `c`'s batch axes, all of one dtype. The product is subtracted in the kernels' store
+/// (no second pass over `c`) when the dtype is float32, float64 or complex, `c` takes
+/// the kernels' writes directly and is apart from `a` and `b` (`Layout::disjoint`:
+/// blocks of one matrix side by side are); otherwise it is computed apart and
+/// subtracted, with the same result up to the rounding of that second pass.
+pub fn matmul_sub_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
+    same_device(a, b)?;
+    same_device(a, c)?;
+    let dtype = c.dtype();
+    if a.dtype() != dtype || b.dtype() != dtype {
+        return Err(Error::Type(format!(
+            "matmul_sub: operands of {}, {} and {}: one dtype expected",
+            a.dtype().name(),
+            b.dtype().name(),
+            dtype.name()
+        )));
+    }
+    let nd = c.ndim();
+    let shapes_ok = nd >= 2
+        && a.ndim() >= 2
+        && b.ndim() >= 2
+        && a.shape()[a.ndim() - 2] == c.shape()[nd - 2]
+        && b.shape()[b.ndim() - 1] == c.shape()[nd - 1]
+        && a.shape()[a.ndim() - 1] == b.shape()[b.ndim() - 2];
+    let batch = c.shape()[..nd.max(2) - 2].to_vec();
+    let batches = |x: &Array| {
+        broadcast_shapes(&[&x.shape()[..x.ndim() - 2], &batch]).is_ok_and(|s| s == batch)
+    };
+    if !shapes_ok || !batches(a) || !batches(b) {
+        return Err(Error::Value(format!(
+            "matmul_sub: shapes {}, {} and {} do not make c -= a @ b",
+            shape_str(a.shape()),
+            shape_str(b.shape()),
+            shape_str(c.shape())
+        )));
+    }
+    if c.size() == 0 {
+        return Ok(());
+    }
+    let fused = matches!(
+        dtype,
+        DType::Float32 | DType::Float64 | DType::Complex64 | DType::Complex128
+    ) && batch_stride(c.layout(), batch.len()).is_some()
+        && !has_repeats(c.layout())
+        && [a, b]
+            .iter()
+            .all(|x| !x.shares_buffer(c) || x.layout().disjoint(c.layout()));
+    if fused {
+        let (_, kind) = plan(dtype, false);
+        return gemm_into(a, b, c, &batch, kind, true);
+    }
+    let product = matmul(a, b)?;
+    let (x, y) = (
+        crate::ops::elementwise::Operand::Array(c),
+        crate::ops::elementwise::Operand::Array(&product),
+    );
+    crate::ops::elementwise::binary(crate::table::BinaryOp::Subtract, dtype, x, y, Some(c))?;
+    Ok(())
+}
+
+/// `out[z] = a[z] @ b[z]` (with `sub`, `out[z] -= a[z] @ b[z]`) for every batch index `z`
+/// of `batch` (operands broadcast). `out` has shape `batch + (m, n)` with batch axes that
+/// step with one stride (checked by the caller) and no repeated elements; `kind` indexes
+/// `tiles::SIMT_KINDS`. A subtraction goes to the SIMT or `mma` kernels, whose store
+/// reads `Gemm::sub` (not to the GEMV, dot or `wgmma` paths).
+fn gemm_into(
+    a: &Array,
+    b: &Array,
+    out: &Array,
+    batch: &[usize],
+    kind: usize,
+    sub: bool,
+) -> Result<()> {
     let (m, k, n) = (
         a.shape()[a.ndim() - 2],
         a.shape()[a.ndim() - 1],
@@ -347,6 +425,7 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
         k: to_u32(k, "the inner dimension")?,
         batch: 0,
         k_total: 0,
+        sub: sub as u32,
         a_row: a.layout().strides[nb - 2] as i64,
         a_col: a.layout().strides[nb - 1] as i64,
         b_row: b.layout().strides[nb - 2] as i64,
@@ -364,6 +443,11 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
         item: out.dtype().itemsize() as i64,
     };
     let device = out.device();
+    if sub && (kind == F16_TC || kind == BF16_TC) {
+        return Err(Error::Value(
+            "matmul: a subtracting product takes float32, float64 or complex operands".into(),
+        ));
+    }
     if kind == F16_TC || kind == BF16_TC {
         let mk = if kind == F16_TC {
             MmaKind::F16
@@ -374,11 +458,11 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
     }
     let (ty, tiles) = SIMT_KINDS[kind];
     let float = matches!(ty, "f32" | "f64");
-    if m == 1 && n == 1 && count == 1 && k >= DOT_BY_REDUCTION && !ty.starts_with('u') {
+    if !sub && m == 1 && n == 1 && count == 1 && k >= DOT_BY_REDUCTION && !ty.starts_with('u') {
         set_path("dot");
         return dot_by_reduction(&a, &b, out, k);
     }
-    if float && (n == 1 || m == 1) && k > 0 && !(m == 1 && n == 1 && count == 1) {
+    if !sub && float && (n == 1 || m == 1) && k > 0 && !(m == 1 && n == 1 && count == 1) {
         set_path("gemv");
         return gemv(device, ty, &g, &ops, count);
     }
@@ -389,7 +473,7 @@ fn gemm_into(a: &Array, b: &Array, out: &Array, batch: &[usize], kind: usize) ->
         "f32" if tf32() => Some(MmaKind::Tf32),
         _ => None,
     };
-    if tc_kind == Some(MmaKind::Tf32) && try_wgmma(MmaKind::Tf32, &a, &b, out, &g, count)? {
+    if !sub && tc_kind == Some(MmaKind::Tf32) && try_wgmma(MmaKind::Tf32, &a, &b, out, &g, count)? {
         return Ok(());
     }
     if let Some(mk) = tc_kind
@@ -510,10 +594,10 @@ fn gemm_half(
     let batch = &out.shape()[..out.ndim() - 2];
     let (a32, b32) = (astype(a, DType::Float32)?, astype(b, DType::Float32)?);
     if out.dtype() == DType::Float32 {
-        return gemm_into(&a32, &b32, out, batch, simt_kind("f32"));
+        return gemm_into(&a32, &b32, out, batch, simt_kind("f32"), false);
     }
     let tmp = Array::empty(out.device(), out.shape(), DType::Float32)?;
-    gemm_into(&a32, &b32, &tmp, batch, simt_kind("f32"))?;
+    gemm_into(&a32, &b32, &tmp, batch, simt_kind("f32"), false)?;
     crate::ops::elementwise::copy::cast_into(&tmp, out)
 }
 

@@ -51,6 +51,12 @@ trait Mma {
     fn mma(a: Self::A, b: Self::B, c: Self::C) -> Self::C;
     /// Accumulator `e` (`< CN`), converted to the output type.
     fn out(c: &Self::C, e: usize) -> Self::Out;
+    /// Whether the kernels read `Gemm::sub`: not the 16-bit ones (the host never sends
+    /// them a subtraction, and the 128x256 tiles have no registers to spare for it).
+    const SUB: bool;
+    /// `c - p` in the output type (`Gemm::sub`: the product `p`, already converted,
+    /// subtracted from C's element `c`, rounded as one NumPy subtraction).
+    fn sub_out(c: Self::Out, p: Self::Out) -> Self::Out;
 }
 
 #[inline(always)]
@@ -117,11 +123,13 @@ unsafe fn scalar_fragment<E: Copy, const N: usize, const KM: bool>(
 /// with ml_dtypes multiplies bfloat16 in float32). `$out` turns accumulator `$v` into
 /// the stored output.
 macro_rules! m16n8k16 {
-    ($(#[$doc:meta])* $name:ident, $kind:ident, $out_ty:ty, $instr:literal, |$v:ident| $out:expr) => {
+    ($(#[$doc:meta])* $name:ident, $kind:ident, $out_ty:ty, $instr:literal, |$v:ident| $out:expr,
+     |$c:ident, $p:ident| $sub:expr) => {
         $(#[$doc])*
         struct $name;
         impl Mma for $name {
             const KIND: MmaKind = MmaKind::$kind;
+            const SUB: bool = false;
             type Out = $out_ty;
             type A = [u32; 4];
             type B = [u32; 2];
@@ -159,6 +167,10 @@ macro_rules! m16n8k16 {
             fn out(c: &[f32; 4], e: usize) -> $out_ty {
                 let $v = c[e.min(3)];
                 $out
+            }
+            #[inline(always)]
+            fn sub_out($c: $out_ty, $p: $out_ty) -> $out_ty {
+                $sub
             }
         }
     };
@@ -224,6 +236,15 @@ m16n8k16!(
             asm!("cvt.rn.f16.f32 {h}, {f};", h = out(reg16) h, f = in(reg32) v, options(pure, nomem, nostack))
         };
         h
+    },
+    |c, p| {
+        let d: u16;
+        // SAFETY: register-only float16 arithmetic, rounding to nearest even.
+        unsafe {
+            asm!("sub.rn.f16 {d}, {c}, {p};", d = out(reg16) d, c = in(reg16) c, p = in(reg16) p,
+                 options(pure, nomem, nostack))
+        };
+        d
     }
 );
 m16n8k16!(
@@ -231,7 +252,8 @@ m16n8k16!(
     Bf16,
     f32,
     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-    |v| v
+    |v| v,
+    |c, p| c - p
 );
 
 /// The `m16n8k8` families, whose fragments share one layout (`ml::frag_a`/`frag_b`):
@@ -244,6 +266,7 @@ macro_rules! m16n8k8 {
         struct $name;
         impl Mma for $name {
             const KIND: MmaKind = MmaKind::$kind;
+            const SUB: bool = true;
             type Out = $acc;
             type A = [$e; 4];
             type B = [$e; 2];
@@ -281,6 +304,10 @@ macro_rules! m16n8k8 {
             fn out(c: &[$acc; 4], e: usize) -> $acc {
                 c[e.min(3)]
             }
+            #[inline(always)]
+            fn sub_out(c: $acc, p: $acc) -> $acc {
+                c - p
+            }
         }
     };
 }
@@ -299,6 +326,7 @@ m16n8k8!(
 struct F64;
 impl Mma for F64 {
     const KIND: MmaKind = MmaKind::F64;
+    const SUB: bool = true;
     type Out = f64;
     type A = f64;
     type B = f64;
@@ -333,6 +361,10 @@ impl Mma for F64 {
     #[inline(always)]
     fn out(c: &[f64; 2], e: usize) -> f64 {
         c[e.min(1)]
+    }
+    #[inline(always)]
+    fn sub_out(c: f64, p: f64) -> f64 {
+        c - p
     }
 }
 
@@ -581,18 +613,38 @@ unsafe fn mma_gemm<
     cp_async_wait(0);
 
     let c = c.wrapping_offset((z * g.c_batch) as isize);
+    let sub = M::SUB && g.sub != 0;
+    let at = |fm: usize, fn_: usize, q: usize| {
+        let (r, cc) = ml::frag_c(M::KIND, lane, q as u32);
+        let row = row0 + wrow + fm as u32 * mi + r;
+        let col = col0 + wcol + fn_ as u32 * ni + cc;
+        let p = c.wrapping_offset((row as i64 * g.c_row + col as i64 * g.c_col) as isize);
+        (row < g.m && col < g.n, p)
+    };
     unroll!(fm in 0..FM => {
+        // With `g.sub` (`C -= A @ B`), this row of fragments' elements of C first, every
+        // load before any store: a store between two loads makes the second wait for
+        // the first (the compiler cannot tell that they do not alias).
+        let mut old = [[M::out(&acc[fm][0], 0); 4]; FN];
+        if sub {
+            unroll!(fn_ in 0..FN => {
+                unroll!(q in 0..M::CN => {
+                    let (inside, p) = at(fm, fn_, q);
+                    if inside {
+                        // SAFETY: an element of C that this thread alone writes.
+                        old[fn_][q.min(3)] = unsafe { *p };
+                    }
+                });
+            });
+        }
         unroll!(fn_ in 0..FN => {
             unroll!(q in 0..M::CN => {
-                let (r, cc) = ml::frag_c(M::KIND, lane, q as u32);
-                let row = row0 + wrow + fm as u32 * mi + r;
-                let col = col0 + wcol + fn_ as u32 * ni + cc;
-                if row < g.m && col < g.n {
+                let (inside, p) = at(fm, fn_, q);
+                if inside {
                     let v = M::out(&acc[fm][fn_], q);
+                    let v = if sub { M::sub_out(old[fn_][q.min(3)], v) } else { v };
                     // SAFETY: (row, col) is inside C.
-                    unsafe {
-                        *c.wrapping_offset((row as i64 * g.c_row + col as i64 * g.c_col) as isize) = v
-                    };
+                    unsafe { *p = v };
                 }
             });
         });

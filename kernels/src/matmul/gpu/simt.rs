@@ -37,6 +37,8 @@ pub(crate) trait Elem: Copy {
     fn fma(a: Self, b: Self, c: Self) -> Self;
     /// `a + b` (wrapping for integers).
     fn add(a: Self, b: Self) -> Self;
+    /// `a - b` (wrapping for integers).
+    fn sub(a: Self, b: Self) -> Self;
     /// `*p` when `ok`, else zero, as one predicated load with no branch around it.
     ///
     /// A guarded load written as `if ok { *p }` puts each load in a basic block of its own;
@@ -115,6 +117,10 @@ impl Elem for f32 {
         a + b
     }
     #[inline(always)]
+    fn sub(a: f32, b: f32) -> f32 {
+        a - b
+    }
+    #[inline(always)]
     unsafe fn ld_global_or_zero(p: *const f32, ok: bool) -> f32 {
         ld_global_or_zero!(p, ok, "f32", reg32, 0.0f32)
     }
@@ -153,6 +159,10 @@ impl Elem for f64 {
         a + b
     }
     #[inline(always)]
+    fn sub(a: f64, b: f64) -> f64 {
+        a - b
+    }
+    #[inline(always)]
     unsafe fn ld_global_or_zero(p: *const f64, ok: bool) -> f64 {
         ld_global_or_zero!(p, ok, "f64", reg64, 0.0f64)
     }
@@ -183,6 +193,10 @@ impl Elem for u32 {
     #[inline(always)]
     fn add(a: u32, b: u32) -> u32 {
         a.wrapping_add(b)
+    }
+    #[inline(always)]
+    fn sub(a: u32, b: u32) -> u32 {
+        a.wrapping_sub(b)
     }
     #[inline(always)]
     unsafe fn ld_global_or_zero(p: *const u32, ok: bool) -> u32 {
@@ -217,6 +231,10 @@ impl Elem for u64 {
     #[inline(always)]
     fn add(a: u64, b: u64) -> u64 {
         a.wrapping_add(b)
+    }
+    #[inline(always)]
+    fn sub(a: u64, b: u64) -> u64 {
+        a.wrapping_sub(b)
     }
     #[inline(always)]
     unsafe fn ld_global_or_zero(p: *const u64, ok: bool) -> u64 {
@@ -254,6 +272,10 @@ impl Elem for c64 {
     #[inline(always)]
     fn add(a: c64, b: c64) -> c64 {
         c64::new(a.re + b.re, a.im + b.im)
+    }
+    #[inline(always)]
+    fn sub(a: c64, b: c64) -> c64 {
+        c64::new(a.re - b.re, a.im - b.im)
     }
     #[inline(always)]
     unsafe fn ld_global_or_zero(p: *const c64, ok: bool) -> c64 {
@@ -296,6 +318,10 @@ impl Elem for c128 {
     #[inline(always)]
     fn add(a: c128, b: c128) -> c128 {
         c128::new(a.re + b.re, a.im + b.im)
+    }
+    #[inline(always)]
+    fn sub(a: c128, b: c128) -> c128 {
+        c128::new(a.re - b.re, a.im - b.im)
     }
     #[inline(always)]
     unsafe fn ld_global_or_zero(p: *const c128, ok: bool) -> c128 {
@@ -662,6 +688,9 @@ unsafe fn matmul<
     }
 
     let c = c.wrapping_offset((z * g.c_batch) as isize);
+    // `C -= A @ B` (`Gemm::sub`): C's elements read back and the product subtracted
+    // (plain loads: C is written during the launch, so not through the read-only path).
+    let sub = g.sub != 0;
     // A thread's columns come in groups of `VEC` consecutive ones: with a unit column
     // stride and 16-byte alignment a group is one vector store (the thin products with
     // a short k, 65536x64 @ 64x65536, are bound by these writes).
@@ -672,6 +701,22 @@ unsafe fn matmul<
         let row = row0 + row_of(i);
         if row < g.m {
             let crow = c.wrapping_offset((row as i64 * g.c_row) as isize);
+            if sub {
+                // The row's elements of C, every load before any store: a store between
+                // two loads makes the second wait for the first (the compiler cannot
+                // tell that they do not alias), one memory latency per element.
+                let mut old = [T::ZERO; TN];
+                unroll!(j in 0..TN => {
+                    let col = col0 + col_of(j);
+                    if col < g.n {
+                        // SAFETY: (row, col) is inside C, written by this thread alone.
+                        old[j] = unsafe { *crow.wrapping_offset((col as i64 * g.c_col) as isize) };
+                    }
+                });
+                unroll!(j in 0..TN => {
+                    acc[i][j] = T::sub(old[j], acc[i][j]);
+                });
+            }
             unroll!(j in 0..TN => {
                 if j.is_multiple_of(T::VEC) {
                     let col = col0 + col_of(j);
@@ -702,8 +747,8 @@ unsafe fn matmul<
     });
 }
 
-/// `C[i, j] = sum_s W[s, i, j]`: the split-K epilogue (see `tiles::SplitSum`), summing the
-/// slices in order.
+/// `C[i, j] = sum_s W[s, i, j]` (or `C[i, j] -= ...`): the split-K epilogue (see
+/// `tiles::SplitSum`), summing the slices in order.
 ///
 /// # Safety
 /// `w` holds `splits*m*n` elements; `(i, j)` for `i < m, j < n` address distinct elements
@@ -721,8 +766,11 @@ unsafe fn splitk_sum<T: Elem>(s: SplitSum, w: *const T, c: *mut T) {
             z += 1;
         }
         let (i, j) = ((e / s.n as u64) as i64, (e % s.n as u64) as i64);
-        // SAFETY: (i, j) is inside C.
-        unsafe { *c.wrapping_offset((i * s.c_row + j * s.c_col) as isize) = v };
+        // SAFETY: (i, j) is inside C, written by this thread alone.
+        unsafe {
+            let p = c.wrapping_offset((i * s.c_row + j * s.c_col) as isize);
+            *p = if s.sub != 0 { T::sub(*p, v) } else { v };
+        }
         e += step;
     }
 }

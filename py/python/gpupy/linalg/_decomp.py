@@ -56,9 +56,10 @@ def _info_array(count):
     return empty((count,), dtype=numpy.uint32)
 
 
-def _sub_into(x, y):
-    """``x -= y`` in place (``x`` a view)."""
-    _gpupy.subtract(x, y, out=x)
+def _sub_product(c, a, b):
+    """``c -= a @ b`` in place (``c`` a view): the product is subtracted as the matrix
+    product kernels store it, with no second pass over ``c``."""
+    _gpupy._matmul_sub(a, b, c)
 
 
 class _Infos:
@@ -113,11 +114,11 @@ def _trsm(t, b, lower, trans, unit):
     t11, t22 = t[:, top, top], t[:, bot, bot]
     if forward:
         _trsm(t11, b[:, top], lower, trans, unit)
-        _sub_into(b[:, bot], off(bot, top) @ b[:, top])
+        _sub_product(b[:, bot], off(bot, top), b[:, top])
         _trsm(t22, b[:, bot], lower, trans, unit)
     else:
         _trsm(t22, b[:, bot], lower, trans, unit)
-        _sub_into(b[:, top], off(top, bot) @ b[:, bot])
+        _sub_product(b[:, top], off(top, bot), b[:, bot])
         _trsm(t11, b[:, top], lower, trans, unit)
 
 
@@ -164,7 +165,7 @@ def _getrf_rec(full, r0, w, piv, infos):
     c1, c2 = r0 + h, r0 + w
     a12 = full[:, r0:c1, c1:c2]
     _trsm(full[:, r0:c1, r0:c1], a12, True, 0, True)
-    _sub_into(full[:, c1:, c1:c2], full[:, c1:, r0:c1] @ a12)
+    _sub_product(full[:, c1:, c1:c2], full[:, c1:, r0:c1], a12)
     if m > h:
         _getrf_rec(full, c1, w - h, piv, infos)
 
@@ -301,7 +302,7 @@ def _potrf_rec(a, infos, offset, block):
     _trsm(a[:, :h, :h], x, True, 0, False)
     l21 = conj_t(x)
     a[:, h:, :h] = l21
-    _sub_into(a[:, h:, h:], l21 @ x)
+    _sub_product(a[:, h:, h:], l21, x)
     _potrf_rec(a[:, h:, h:], infos, offset + h, block)
 
 
@@ -387,7 +388,7 @@ def qr_factor(a):
                     # (I - V M^-1 V^H)^H rest = rest - V (M^-H (V^H rest)).
                     x = conj_t(v) @ rest
                     _trsm(mt, x, False, 2, False)
-                    _sub_into(rest, v @ x)
+                    _sub_product(rest, v, x)
     return w.reshape(batch + (m, n)), tau.reshape(batch + (k,))
 
 
@@ -414,7 +415,7 @@ def qr_q(h, tau, ncols):
         # H_j0 ... H_j0+nb-1 rest = rest - V (M^-1 (V^H rest)).
         x = conj_t(v) @ rest
         _trsm(mt, x, False, 0, False)
-        _sub_into(rest, v @ x)
+        _sub_product(rest, v, x)
     return q.reshape(batch + (m, ncols))
 
 
