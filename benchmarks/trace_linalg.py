@@ -5,8 +5,8 @@ for choosing what to speed up; ``bench_linalg.py`` is the benchmark.
 
 Cases are ``op:n:dtype`` with op one of solve, inv, det, cholesky, qr, eigh; extra
 ``:NAME=VALUE`` fields set a blocking constant of ``gpupy.linalg._decomp`` for that
-case (``_LU_PANEL``, ``_LU_GRID_THREADS``, ``_POTRF_BLOCK``, ``_QR_PANEL``,
-``_QR_GRID_THREADS``), and such
+case (``_LU_PANEL``, ``_LU_GRID_THREADS``, ``_LU_GRID_MIN_ROWS``, ``_POTRF_BLOCK``,
+``_QR_PANEL``, ``_QR_GRID_THREADS``, ``_QR_BLOCK``, ``_QR_BLOCK_MIN``), and such
 cases print only their wall time (a sweep) unless ``--each`` asks for a trace:
 
     python benchmarks/trace_linalg.py solve:4096:float64 cholesky:4096:float64
@@ -32,7 +32,8 @@ from bench import cp, device_line, gpu_ms  # noqa: E402  (the shared timing help
 import gpupy as gp  # noqa: E402
 import gpupy.linalg._decomp as decomp  # noqa: E402
 
-KNOBS = ("_LU_PANEL", "_LU_GRID_THREADS", "_POTRF_BLOCK", "_QR_PANEL", "_QR_GRID_THREADS")
+KNOBS = ("_LU_PANEL", "_LU_GRID_THREADS", "_LU_GRID_MIN_ROWS", "_POTRF_BLOCK", "_QR_PANEL", "_QR_GRID_THREADS",
+         "_QR_BLOCK", "_QR_BLOCK_MIN")
 CALLS = {
     "solve": lambda xp, a, b: xp.linalg.solve(a, b),
     "inv": lambda xp, a, b: xp.linalg.inv(a),

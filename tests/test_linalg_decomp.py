@@ -196,14 +196,19 @@ def test_qr_blocked_identity_reflectors(rng, dtype):
 @pytest.mark.parametrize("dtype", FLOAT_TYPES, ids=dtype_id)
 @pytest.mark.parametrize("shape, threads", [((700, 40), 128), ((300, 300), 256), ((2, 300, 200), 128),
                                             ((40, 700), 128), ((1100, 20), 512)], ids=str)
-def test_qr_grid_panel(rng, dtype, shape, threads, monkeypatch):
+@pytest.mark.parametrize("block", [64, 32, 0])
+def test_qr_grid_panel(rng, dtype, shape, threads, block, monkeypatch):
     """The QR panels spread over many blocks (a 700-row panel has 6 blocks of 128 rows,
     two grid barriers per column) against the one-block panel kernel: the same
     algorithm with sums in another order, so R agrees to rounding (bound: 64 m eps
     ||A||, the backward error of both), and Q R = A with Q orthonormal. The first 12
-    columns are upper triangular (reflectors with tau = 0 inside a grid panel)."""
+    columns are upper triangular (reflectors with tau = 0 inside a grid panel). Blocks
+    of 64 and 32 columns (two levels: several panels a block, then the trailing matrix
+    at once) and one level (``_QR_BLOCK = 0``)."""
     import gpupy.linalg._decomp as decomp
 
+    monkeypatch.setattr(decomp, "_QR_BLOCK", block)
+    monkeypatch.setattr(decomp, "_QR_BLOCK_MIN", 0)  # two levels at these sizes, every dtype
     a = randn(rng, shape, dtype)
     a[..., :, :12] = np.triu(a[..., :, :12])
     got = []

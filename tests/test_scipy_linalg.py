@@ -429,6 +429,7 @@ def test_lu_grid_panel_matches_block_panel(rng, dtype, shape, monkeypatch):
     a[..., :, 5] = 0
     a[..., shape[-2] // 2, :] = np.nan
     results = []
+    monkeypatch.setattr(decomp, "_LU_GRID_MIN_ROWS", 0)  # every panel on the grid
     for threads in (32, 0):
         monkeypatch.setattr(decomp, "_LU_GRID_THREADS", threads)
         with warnings.catch_warnings():

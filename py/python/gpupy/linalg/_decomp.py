@@ -22,7 +22,7 @@ How they run (``ARCHITECTURE.md`` has the path to the kernels):
 import numpy
 
 from gpupy import _gpupy, _reduction
-from gpupy._creation import asnumpy, copy, empty, eye, full
+from gpupy._creation import asnumpy, copy, empty, eye, full, zeros
 from gpupy._ranges import arange
 from gpupy._indexing import take, where
 from gpupy._linalg import svdvals
@@ -142,6 +142,11 @@ _LU_PANEL = 16
 # the rows.
 _LU_GRID_THREADS = 128
 
+# Panels of fewer rows take the one-block kernel: the grid kernel's column steps cost
+# about 3.5 us whatever the rows (55 us a panel of 16 columns), the one block's grow with
+# them, and cross near 224 rows (H200, float64; a trace of every panel of a 2048 solve).
+_LU_GRID_MIN_ROWS = 224
+
 
 def _getrf_rec(full, r0, w, piv, infos):
     """Recursive LU (Toledo) of ``full[:, r0:, r0:r0 + w]`` in place: the left half,
@@ -155,7 +160,7 @@ def _getrf_rec(full, r0, w, piv, infos):
         info = infos.next(r0)
         k = min(m, w)
         panel, pivots, right = full[:, r0:, r0 : r0 + w], piv[:, r0 : r0 + k], width - r0 - w
-        if _LU_GRID_THREADS:
+        if _LU_GRID_THREADS and m >= _LU_GRID_MIN_ROWS:
             _gpupy._linalg_lu_panel(panel, pivots, info, r0, right, r0, _LU_GRID_THREADS)
         else:
             _gpupy._linalg_getrf(panel, pivots, info, None, False, r0, right, r0)
@@ -349,20 +354,95 @@ _QR_PANEL = 16
 _QR_GRID_THREADS = 128
 
 
-def _block_reflector(h, tau):
+# Columns per block of the two-level QR: the panels of ``_QR_PANEL`` columns update
+# only their block's columns, and the trailing matrix (and ``Q``) get one update per
+# block. Those updates are bound by memory (a pass over the trailing matrix each), so
+# wider blocks pass over it fewer times. At most ``_QR_PANEL``: one level.
+_QR_BLOCK = 64
+
+# The two levels need more launches (a block's ``M`` from a product and selects), and
+# gpupy spends about 17 us of host time per launch on this path: measured on an H200,
+# qr 4096 float64 53.9 ms against 69.9 with one level, complex128 120 against 142, but
+# float32 4096 76.9 against 65.9 and float64 1024 19.4 against 10.2 (there the host
+# waits, not the GPU). So two levels only for double precision from this order on.
+_QR_BLOCK_MIN = 4096
+
+
+def _qr_width(dtype, k):
+    """Columns per block of the QR of ``k`` reflectors of ``dtype`` (see ``_QR_BLOCK``)."""
+    double = numpy.dtype(dtype) in (numpy.dtype(numpy.float64), numpy.dtype(numpy.complex128))
+    return max(_QR_BLOCK, _QR_PANEL) if double and k >= _QR_BLOCK_MIN else _QR_PANEL
+
+
+def _block_reflector(h, tau, v=None):
     """The block reflector ``H_0 ... H_{k-1} = I - V M^-1 V^H`` of the reflectors below
     the diagonal of the view ``h`` (``(batch, rows, k)``, ``k <= 16``) and ``tau``, in
     the "UT transform" form (Joffrain, Low, Quintana-Orti, van de Geijn and van Zee,
     "Accumulating Householder transformations, revisited", 2006):
     ``M = striu(V^H V) + diag(1 / tau)`` is the inverse of LAPACK ``larft``'s ``T``, and
     callers apply ``M^-1`` by a triangular solve. Returns ``(v, m)``: ``V`` explicit (a
-    unit lower trapezoid, zero columns for ``tau = 0``) and ``M``, from one kernel
-    (``gpu_qr_ut``; ``dense::ut_v`` and ``ut_m`` say what they hold)."""
+    unit lower trapezoid, zero columns for ``tau = 0``; into the view ``v`` when given)
+    and ``M``, from one kernel (``gpu_qr_ut``; ``dense::ut_v`` and ``ut_m`` say what
+    they hold)."""
     count, rows, k = h.shape
-    v = empty((count, rows, k), dtype=h.dtype)
+    if v is None:
+        v = empty((count, rows, k), dtype=h.dtype)
     m = empty((count, k, k), dtype=h.dtype)
     _gpupy._linalg_qr_ut(h, tau, v, m)
     return v, m
+
+
+def _ut_of(v, tau):
+    """``M = striu(V^H V) + diag(1 / tau)`` (1 where ``tau = 0``) of an explicit ``V`` of
+    any width (a block of ``_QR_BLOCK`` columns): a product and selects."""
+    k = v.shape[-1]
+    g = conj_t(v) @ v
+    i = arange(k)[:, None]
+    j = arange(k)[None, :]
+    zero = full((), 0, dtype=v.dtype)
+    one = full((), 1, dtype=v.dtype)
+    d = where(_gpupy.equal(tau, zero), one, _gpupy.divide(one, tau))
+    return where(i == j, d[:, None, :], where(i < j, g, zero))
+
+
+def _reflect(v, mt, rest, trans):
+    """``rest <- (I - V M^-1 V^H) rest`` (``trans`` 0) or its conjugate transpose's
+    (``trans`` 2: ``rest - V M^-H V^H rest``), in place."""
+    x = conj_t(v) @ rest
+    _trsm(mt, x, False, trans, False)
+    _sub_product(rest, v, x)
+
+
+def _qr_blocked(w, tau):
+    """Two-level blocked Householder QR of ``w`` in place (``tau`` filled): blocks of
+    ``_qr_width`` columns, each by panels of ``_QR_PANEL`` (one kernel each) that update
+    the rest of their block; then the block's reflectors at once on the trailing
+    matrix (blocks of one panel: that panel's, on everything right of it)."""
+    count, m, n = w.shape
+    k = min(m, n)
+    width = _qr_width(w.dtype, k)
+    for b0 in range(0, k, width):
+        bw = min(width, k - b0)
+        # The block's V, explicit, when it has several panels and a trailing matrix.
+        big = zeros((count, m - b0, bw), dtype=w.dtype) if bw > _QR_PANEL and b0 + bw < n else None
+        for j0 in range(b0, b0 + bw, _QR_PANEL):
+            nb = min(_QR_PANEL, b0 + bw - j0)
+            panel, ptau = w[:, j0:, j0 : j0 + nb], tau[:, j0 : j0 + nb]
+            if _QR_GRID_THREADS:
+                _gpupy._linalg_qr_panel(panel, ptau, None, _QR_GRID_THREADS)
+            else:
+                _gpupy._linalg_geqrf(panel, ptau)
+            if j0 + nb >= n:
+                continue
+            o = j0 - b0
+            v, mt = _block_reflector(panel, ptau, None if big is None else big[:, o:, o : o + nb])
+            # The block's columns right of the panel; for a block of one panel, all of
+            # the trailing matrix.
+            end = b0 + bw if big is not None or bw > _QR_PANEL else n
+            if j0 + nb < end:
+                _reflect(v, mt, w[:, j0:, j0 + nb : end], 2)
+        if big is not None:
+            _reflect(big, _ut_of(big, tau[:, b0 : b0 + bw]), w[:, b0:, b0 + bw :], 2)
 
 
 def qr_factor(a):
@@ -375,25 +455,13 @@ def qr_factor(a):
         if m * n <= _base(w.dtype) ** 2:
             _gpupy._linalg_geqrf(w, tau)
         else:
-            for j0 in range(0, k, _QR_PANEL):
-                nb = min(_QR_PANEL, k - j0)
-                panel, ptau = w[:, j0:, j0 : j0 + nb], tau[:, j0 : j0 + nb]
-                if _QR_GRID_THREADS:
-                    _gpupy._linalg_qr_panel(panel, ptau, None, _QR_GRID_THREADS)
-                else:
-                    _gpupy._linalg_geqrf(panel, ptau)
-                if j0 + nb < n:
-                    v, mt = _block_reflector(panel, ptau)
-                    rest = w[:, j0:, j0 + nb :]
-                    # (I - V M^-1 V^H)^H rest = rest - V (M^-H (V^H rest)).
-                    x = conj_t(v) @ rest
-                    _trsm(mt, x, False, 2, False)
-                    _sub_product(rest, v, x)
+            _qr_blocked(w, tau)
     return w.reshape(batch + (m, n)), tau.reshape(batch + (k,))
 
 
 def qr_q(h, tau, ncols):
-    """The first ``ncols`` columns of ``Q`` from ``qr_factor``'s ``h`` and ``tau``."""
+    """The first ``ncols`` columns of ``Q`` from ``qr_factor``'s ``h`` and ``tau``: the
+    blocks' reflectors applied to the identity, last block first, each block at once."""
     batch = tuple(h.shape[:-2])
     m = h.shape[-2]
     k = tau.shape[-1]
@@ -407,15 +475,19 @@ def qr_q(h, tau, ncols):
         _gpupy._linalg_orgqr(h3[:, :, :k], t3, q)
         return q.reshape(batch + (m, ncols))
     q[...] = eye(m, ncols, dtype=h3.dtype)
-    starts = list(range(0, k, _QR_PANEL))
-    for j0 in reversed(starts):
-        nb = min(_QR_PANEL, k - j0)
-        v, mt = _block_reflector(h3[:, j0:, j0 : j0 + nb], t3[:, j0 : j0 + nb])
-        rest = q[:, j0:, j0:]
-        # H_j0 ... H_j0+nb-1 rest = rest - V (M^-1 (V^H rest)).
-        x = conj_t(v) @ rest
-        _trsm(mt, x, False, 0, False)
-        _sub_product(rest, v, x)
+    width = _qr_width(h3.dtype, k)
+    for b0 in reversed(range(0, k, width)):
+        bw = min(width, k - b0)
+        if bw <= _QR_PANEL:
+            v, mt = _block_reflector(h3[:, b0:, b0 : b0 + bw], t3[:, b0 : b0 + bw])
+        else:
+            v = zeros((count, m - b0, bw), dtype=h3.dtype)
+            for j0 in range(b0, b0 + bw, _QR_PANEL):
+                nb, o = min(_QR_PANEL, b0 + bw - j0), j0 - b0
+                _block_reflector(h3[:, j0:, j0 : j0 + nb], t3[:, j0 : j0 + nb], v[:, o:, o : o + nb])
+            mt = _ut_of(v, t3[:, b0 : b0 + bw])
+        # H_b0 ... H_b0+bw-1 rest = rest - V (M^-1 (V^H rest)).
+        _reflect(v, mt, q[:, b0:, b0:], 0)
     return q.reshape(batch + (m, ncols))
 
 
