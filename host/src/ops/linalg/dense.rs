@@ -1,6 +1,7 @@
 //! The dense factorizations on the host: LU (with an optional solve or inverse),
-//! triangular solves, Cholesky, Householder QR and `Q` (`gpupy_kernels::linalg::dense`
-//! has the algorithms). Each call runs one kernel on a batch of matrices, a block per
+//! triangular solves, Cholesky, Householder QR and `Q`, and a QR panel's block
+//! reflector in the UT form (`qr_ut`) (`gpupy_kernels::linalg::dense` has the
+//! algorithms). Each call runs one kernel on a batch of matrices, a block per
 //! matrix (a block per matrix and column chunk for solves; blocks of warps, a warp per
 //! four columns, for the triangles of the blocked algorithms), staged in shared memory
 //! when it fits there. Large matrices come here as

@@ -1,6 +1,7 @@
 //! Dense factorizations of one matrix by one [`Team`]: LU with partial pivoting,
 //! Cholesky, Householder QR (LAPACK's `geqrf` storage, with the block reflector's `T`
-//! when asked), forming `Q`, and triangular solves with several right-hand sides. These
+//! when asked, and the elements of its UT form, `ut_v` and `ut_m`), forming `Q`, and
+//! triangular solves with several right-hand sides. These
 //! are LAPACK's unblocked algorithms (`getf2`, `potf2`, `geqr2`, `org2r`, `larft`,
 //! `trsm`) with each step's independent work spread over the team. The host runs them
 //! on whole small matrices (a block per matrix, staged in shared memory) and on the
