@@ -111,6 +111,13 @@ impl Array {
     pub fn shares_buffer(&self, other: &Array) -> bool {
         Arc::ptr_eq(&self.buffer, &other.buffer)
     }
+    /// Whether this array and `other` surely address no common element: other buffers,
+    /// or views of one buffer (of one element size) that `Layout::disjoint` tells apart.
+    pub fn apart(&self, other: &Array) -> bool {
+        !self.shares_buffer(other)
+            || (self.dtype.itemsize() == other.dtype.itemsize()
+                && self.layout.disjoint(&other.layout))
+    }
     /// Whether this array is the only owner of its buffer (NumPy's OWNDATA, roughly).
     pub fn owns_buffer(&self) -> bool {
         Arc::strong_count(&self.buffer) == 1

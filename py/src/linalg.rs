@@ -6,7 +6,7 @@
 //! them (`einsum`, `tensordot`, norms, ...) are in `python/gpupy/_linalg.py`, which also
 //! builds singular values on `_svd_jacobi`.
 
-use gpupy_host::ops::linalg::{dense, svd};
+use gpupy_host::ops::linalg::{dense, grid, svd};
 use gpupy_host::ops::matmul::mma;
 use pyo3::prelude::*;
 
@@ -112,7 +112,7 @@ fn _linalg_lu_panel(
 ) -> PyResult<()> {
     let (a, piv, info) = (&a.get().inner, &piv.get().inner, &info.get().inner);
     let panel = dense::Panel { left, right, row };
-    py.detach(|| dense::lu_panel(a, piv, info, panel, threads))
+    py.detach(|| grid::lu_panel(a, piv, info, panel, threads))
         .or_raise()
 }
 
@@ -191,7 +191,7 @@ fn _linalg_qr_panel(
 ) -> PyResult<()> {
     let (a, tau) = (&a.get().inner, &tau.get().inner);
     let v = v.map(|v| &v.get().inner);
-    py.detach(|| dense::qr_panel(a, tau, v, threads)).or_raise()
+    py.detach(|| grid::qr_panel(a, tau, v, threads)).or_raise()
 }
 
 /// The block reflector of QR panels in the UT form: from the reflectors below the
@@ -207,7 +207,7 @@ fn _linalg_qr_ut(
 ) -> PyResult<()> {
     let (h, tau) = (&h.get().inner, &tau.get().inner);
     let (v, mt) = (&v.get().inner, &mt.get().inner);
-    py.detach(|| dense::qr_ut(h, tau, v, mt)).or_raise()
+    py.detach(|| grid::qr_ut(h, tau, v, mt)).or_raise()
 }
 
 /// The first `q.shape[2]` columns of `Q` from `geqrf`'s `h` and `tau` into `q`.

@@ -169,7 +169,7 @@ const NONE: Code = Code {
 };
 
 /// # Safety
-/// The host's launch (`host/src/ops/linalg/dense.rs`, `lu_panel`): a cooperative grid
+/// The host's launch (`host/src/ops/linalg/grid.rs`, `lu_panel`): a cooperative grid
 /// of at least `ceil(m / blockDim.x)` blocks in x (whole warps; later blocks own no
 /// rows and help with the interchanges) and one matrix per `blockIdx.y`; `n <= W`;
 /// `scratch` zeroed, with a counter per matrix and `2 * (gridDim.x + 1)` records per
@@ -410,15 +410,4 @@ unsafe fn interchange<T: Scalar>(
     }
 }
 
-macro_rules! lu_panel_entries {
-    ([] $(($name:literal, $t:ty))*) => { $(
-        const _: () = {
-            #[unsafe(export_name = concat!("gpupy_linalg_lu_panel_", $name))]
-            unsafe extern "ptx-kernel" fn k(p: PanelArgs) {
-                // SAFETY: the host launches per `run`'s contract.
-                unsafe { run::<$t>(p) }
-            }
-        };
-    )* };
-}
-crate::for_each_dense_type!(lu_panel_entries);
+crate::for_each_dense_type!(typed_entries, "lu_panel", PanelArgs);

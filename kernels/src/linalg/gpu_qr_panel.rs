@@ -113,7 +113,7 @@ fn block_sum(x: f64) -> f64 {
 }
 
 /// # Safety
-/// The host's launch (`host/src/ops/linalg/dense.rs`, `qr_panel`): a cooperative grid
+/// The host's launch (`host/src/ops/linalg/grid.rs`, `qr_panel`): a cooperative grid
 /// of `ceil(m / blockDim.x)` blocks of 128, 256 or 512 threads in x and one matrix per
 /// `blockIdx.y`; `n <= W`; `scratch` zeroed, with a counter per matrix and
 /// `2 * (gridDim.x + 1)` records per matrix at byte `records`;
@@ -262,15 +262,4 @@ unsafe fn run<T: Scalar>(p: QrPanelArgs) {
     }
 }
 
-macro_rules! qr_panel_entries {
-    ([] $(($name:literal, $t:ty))*) => { $(
-        const _: () = {
-            #[unsafe(export_name = concat!("gpupy_linalg_qr_panel_", $name))]
-            unsafe extern "ptx-kernel" fn k(p: QrPanelArgs) {
-                // SAFETY: the host launches per `run`'s contract.
-                unsafe { run::<$t>(p) }
-            }
-        };
-    )* };
-}
-crate::for_each_dense_type!(qr_panel_entries);
+crate::for_each_dense_type!(typed_entries, "qr_panel", QrPanelArgs);

@@ -37,7 +37,7 @@ const GROUPS: usize = UT_THREADS as usize / (SIDE * SIDE);
 const GROUP_ROWS: usize = UT_THREADS as usize / GROUPS;
 
 /// # Safety
-/// The host's launch (`host/src/ops/linalg/dense.rs`, `qr_ut`): blocks of `UT_THREADS`
+/// The host's launch (`host/src/ops/linalg/grid.rs`, `qr_ut`): blocks of `UT_THREADS`
 /// threads, one matrix per `blockIdx.y`; `h` and `v` hold `m x k` (`v` is `h` itself
 /// or overlaps nothing), `tau` `k`, `mt` `k x k`, `k <= W`; the scratch zeroed, with a
 /// u32 counter per matrix and, from byte `partials`, `gridDim.x * W * W` elements per
@@ -178,15 +178,4 @@ unsafe fn run<T: Scalar>(p: UtArgs) {
     }
 }
 
-macro_rules! qr_ut_entries {
-    ([] $(($name:literal, $t:ty))*) => { $(
-        const _: () = {
-            #[unsafe(export_name = concat!("gpupy_linalg_qr_ut_", $name))]
-            unsafe extern "ptx-kernel" fn k(p: UtArgs) {
-                // SAFETY: the host launches per `run`'s contract.
-                unsafe { run::<$t>(p) }
-            }
-        };
-    )* };
-}
-crate::for_each_dense_type!(qr_ut_entries);
+crate::for_each_dense_type!(typed_entries, "qr_ut", UtArgs);

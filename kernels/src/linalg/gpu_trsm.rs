@@ -144,15 +144,4 @@ unsafe fn run<T: Scalar>(p: DenseArgs) {
     });
 }
 
-macro_rules! trsm_warp_entries {
-    ([] $(($name:literal, $t:ty))*) => { $(
-        const _: () = {
-            #[unsafe(export_name = concat!("gpupy_linalg_trsm_warp_", $name))]
-            unsafe extern "ptx-kernel" fn k(p: DenseArgs) {
-                // SAFETY: the host launches per `run`'s contract.
-                unsafe { run::<$t>(p) }
-            }
-        };
-    )* };
-}
-crate::for_each_dense_type!(trsm_warp_entries);
+crate::for_each_dense_type!(typed_entries, "trsm_warp", DenseArgs);

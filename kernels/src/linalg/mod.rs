@@ -17,6 +17,22 @@ pub mod jacobi;
 pub mod scalar;
 pub mod team;
 
+/// Stamps `gpupy_linalg_<op>_<dtype>` for each dense type (`for_each_dense_type!(
+/// typed_entries, "op", Args)`): a kernel taking `Args` and calling the invoking
+/// module's `run::<T>`, whose contract the host keeps.
+#[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
+macro_rules! typed_entries {
+    ([$op:literal $args:ident] $(($name:literal, $t:ty))*) => { $(
+        const _: () = {
+            #[unsafe(export_name = concat!("gpupy_linalg_", $op, "_", $name))]
+            unsafe extern "ptx-kernel" fn k(p: $args) {
+                // SAFETY: the host launches per `run`'s contract.
+                unsafe { run::<$t>(p) }
+            }
+        };
+    )* };
+}
+
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]
 mod gpu;
 #[cfg(all(target_arch = "nvptx64", feature = "linalg"))]

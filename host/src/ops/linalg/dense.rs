@@ -1,7 +1,6 @@
 //! The dense factorizations on the host: LU (with an optional solve or inverse),
-//! triangular solves, Cholesky, Householder QR and `Q`, and a QR panel's block
-//! reflector in the UT form (`qr_ut`) (`gpupy_kernels::linalg::dense` has the
-//! algorithms). Each call runs one kernel on a batch of matrices, a block per
+//! triangular solves, Cholesky, Householder QR and `Q` (`gpupy_kernels::linalg::dense`
+//! has the algorithms). Each call runs one kernel on a batch of matrices, a block per
 //! matrix (a block per matrix and column chunk for solves; blocks of warps, a warp per
 //! four columns, for the triangles of the blocked algorithms), staged in shared memory
 //! when it fits there. Large matrices come here as
@@ -14,9 +13,7 @@
 use gpupy_kernels as kernels;
 use gpupy_kernels::linalg::Part;
 use gpupy_kernels::linalg::dense::args::{
-    DenseArgs, LU_PANEL_COLS, PanelArgs, QrPanelArgs, SCRATCH_BYTES, TRSM_WARP_COLS,
-    TRSM_WARP_SLOTS, UT_THREADS, UtArgs, flag, lu_panel_shared, panel_record_bytes,
-    qr_panel_shared, qr_ut_shared,
+    DenseArgs, SCRATCH_BYTES, TRSM_WARP_COLS, TRSM_WARP_SLOTS, flag,
 };
 
 use crate::array::Array;
@@ -25,20 +22,20 @@ use crate::error::{Error, Result};
 use crate::launch::Launch;
 
 /// CUDA's limit on `gridDim.y`, where the kernels find their matrix.
-const MAX_GRID_Y: usize = 65_535;
+pub(super) const MAX_GRID_Y: usize = 65_535;
 
 /// One operand: its address, leading dimension and batch stride in elements, and shape.
 #[derive(Clone, Copy)]
-struct Operand {
-    ptr: u64,
-    ld: u64,
-    batch_stride: u64,
-    batch: usize,
-    rows: usize,
-    cols: usize,
+pub(super) struct Operand {
+    pub(super) ptr: u64,
+    pub(super) ld: u64,
+    pub(super) batch_stride: u64,
+    pub(super) batch: usize,
+    pub(super) rows: usize,
+    pub(super) cols: usize,
 }
 
-fn operand(what: &str, a: &Array, dtype: DType) -> Result<Operand> {
+pub(super) fn operand(what: &str, a: &Array, dtype: DType) -> Result<Operand> {
     if a.dtype() != dtype {
         return Err(Error::Type(format!(
             "linalg {what}: expected {}, got {}",
@@ -73,7 +70,7 @@ fn operand(what: &str, a: &Array, dtype: DType) -> Result<Operand> {
     })
 }
 
-fn dense_dtype(d: DType) -> Result<kernels::linalg::Dtype> {
+pub(super) fn dense_dtype(d: DType) -> Result<kernels::linalg::Dtype> {
     use kernels::linalg::Dtype as K;
     Ok(match d {
         DType::Float32 => K::Float32,
@@ -89,7 +86,7 @@ fn dense_dtype(d: DType) -> Result<kernels::linalg::Dtype> {
     })
 }
 
-fn expect(what: &str, ok: bool) -> Result<()> {
+pub(super) fn expect(what: &str, ok: bool) -> Result<()> {
     if ok {
         Ok(())
     } else {
@@ -101,7 +98,13 @@ fn expect(what: &str, ok: bool) -> Result<()> {
 
 /// A vector operand (`piv`, `tau`: `(batch, len)`, contiguous rows) or `info`
 /// (`(batch,)` uint32, contiguous): address and batch stride in elements.
-fn vector(what: &str, v: &Array, dtype: DType, batch: usize, len: usize) -> Result<(u64, u64)> {
+pub(super) fn vector(
+    what: &str,
+    v: &Array,
+    dtype: DType,
+    batch: usize,
+    len: usize,
+) -> Result<(u64, u64)> {
     if v.dtype() != dtype {
         return Err(Error::Type(format!(
             "linalg {what}: expected {}",
@@ -116,7 +119,7 @@ fn vector(what: &str, v: &Array, dtype: DType, batch: usize, len: usize) -> Resu
     Ok((v.data_ptr(), if batch <= 1 { 0 } else { strides[0] as u64 }))
 }
 
-fn info_vector(info: &Array, batch: usize) -> Result<u64> {
+pub(super) fn info_vector(info: &Array, batch: usize) -> Result<u64> {
     let ok =
         info.dtype() == DType::UInt32 && info.shape() == [batch] && info.layout().is_c_contiguous();
     expect("info", ok)?;
@@ -245,106 +248,17 @@ pub struct Panel {
 /// Whether the `left` and `right` elements around each row of the panel `a` lie inside
 /// its rows of the buffer: a panel's first column is at `offset mod ld` within its row
 /// when the buffer is made of rows.
-fn panel_inside(a: &Array, oa: &Operand, panel: Panel) -> bool {
+pub(super) fn panel_inside(a: &Array, oa: &Operand, panel: Panel) -> bool {
     let col = a.layout().offset % oa.ld.max(1) as usize;
     oa.batch_stride.is_multiple_of(oa.ld.max(1))
         && panel.left <= col
         && col + oa.cols + panel.right <= oa.ld as usize
 }
 
-/// LU with partial pivoting of the panels `a` (`(batch, m, n)`, `n <= LU_PANEL_COLS`)
-/// in place, whole rows swapped as `panel` says, as `getrf` does, but with the rows of
-/// each panel spread over the blocks of one cooperative launch, a row per thread
-/// (`gpu_lu_panel`). Falls back to `getrf` when the grid would not be resident at once.
-pub fn lu_panel(a: &Array, piv: &Array, info: &Array, panel: Panel, threads: u32) -> Result<()> {
-    let dt = a.dtype();
-    let kd = dense_dtype(dt)?;
-    let oa = operand("lu_panel", a, dt)?;
-    expect(
-        "lu_panel",
-        panel_inside(a, &oa, panel) && oa.cols <= LU_PANEL_COLS,
-    )?;
-    if !(threads.is_multiple_of(32) && (32..=1024).contains(&threads)) {
-        return Err(Error::Value(format!(
-            "linalg lu_panel: {threads} threads per block, not whole warps up to 1024"
-        )));
-    }
-    let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
-    let (pp, ps) = vector("lu_panel pivots", piv, DType::Int32, batch, m.min(n))?;
-    let ip = info_vector(info, batch)?;
-    if batch == 0 {
-        return Ok(());
-    }
-    // Blocks for the rows, and enough for the interchanges outside the panel (two
-    // columns per thread) when that takes more; fewer if the GPU cannot hold them all.
-    let item = dt.itemsize();
-    let device = a.device();
-    let kernel = Part::LuPanel.dense(kd);
-    let probe = Launch::new(device, kernel)?;
-    // At most what the kernel's registers allow.
-    let threads = threads.min(probe.max_threads()? / 32 * 32);
-    let rows_blocks = m.div_ceil(threads as usize).max(1);
-    let swap_blocks = (panel.left + panel.right).div_ceil(2 * threads as usize);
-    let mut chosen = None;
-    for blocks in [rows_blocks.max(swap_blocks), rows_blocks] {
-        let shared = to_u32(lu_panel_shared(blocks, item))?;
-        let fits = probe.resident_blocks(threads, shared)?;
-        if chosen.is_none() && (blocks * batch) as u64 <= fits {
-            chosen = Some((blocks, shared));
-        }
-    }
-    let Some((blocks, shared)) = chosen.filter(|_| m > 0 && n > 0 && batch <= MAX_GRID_Y) else {
-        return getrf(a, piv, info, None, false, panel);
-    };
-    let (scratch, records) = grid_scratch(device, batch, blocks, panel_record_bytes(item))?;
-    let args = PanelArgs {
-        a: oa.ptr,
-        lda: oa.ld,
-        a_batch: oa.batch_stride,
-        piv: pp,
-        piv_batch: ps,
-        info: ip,
-        scratch: scratch.data_ptr(),
-        records,
-        m: to_u32(m)?,
-        n: to_u32(n)?,
-        left: to_u32(panel.left)?,
-        right: to_u32(panel.right)?,
-        piv_base: to_u32(panel.row)?,
-        _pad: 0,
-    };
-    // PanelArgs is the kernel's whole parameter list: its operands were checked above
-    // (the panel's rows and the elements around them inside the buffer), the scratch
-    // holds what the comment above lists, and every block is resident (checked here
-    // and by the builder), as the kernel's grid barrier needs.
-    Launch::new(device, kernel)?
-        .grid3((to_u32(blocks)?, batch as u32, 1))
-        .block(threads)
-        .shared(shared)
-        .arg(args)
-        .cooperative()
-        .run()
-}
-
-/// Zeroed scratch for a cooperative panel kernel on `batch` matrices of `blocks`
-/// blocks: a u32 barrier counter per matrix, then `2 * (blocks + 1)` records of
-/// `record` bytes per matrix, from the byte offset returned.
-fn grid_scratch(
-    device: &'static crate::device::Device,
-    batch: usize,
-    blocks: usize,
-    record: usize,
-) -> Result<(Array, u64)> {
-    let records = (4 * batch).next_multiple_of(256);
-    let bytes = records + batch * 2 * (blocks + 1) * record;
-    let scratch = crate::ops::elementwise::fill::full(device, &[bytes], DType::UInt8, &[0])?;
-    Ok((scratch, records as u64))
-}
-
 /// The outputs of a Householder QR of `oa` (`(batch, m, n)`): `tau` (`(batch, k)`,
 /// `k = min(m, n)`: its address and batch stride) and the explicit reflectors `v`
 /// (`(batch, m, k)`) when given, both of the matrix's dtype `dt`.
-fn qr_outputs(
+pub(super) fn qr_outputs(
     what: &str,
     oa: &Operand,
     dt: DType,
@@ -363,136 +277,6 @@ fn qr_outputs(
         None => None,
     };
     Ok((t, ov))
-}
-
-/// Householder QR of the panels `a` (`(batch, m, n)`, `n <= LU_PANEL_COLS`) in place,
-/// as `geqrf` does (`tau`, and the explicit `v` when given), with the rows spread over
-/// the blocks of `threads` threads (128, 256 or 512) of one cooperative launch, a row
-/// per thread (`gpu_qr_panel`). Falls back to `geqrf` when the grid would not be
-/// resident at once.
-pub fn qr_panel(a: &Array, tau: &Array, v: Option<&Array>, threads: u32) -> Result<()> {
-    let dt = a.dtype();
-    let kd = dense_dtype(dt)?;
-    let oa = operand("qr_panel", a, dt)?;
-    let (batch, m, n) = (oa.batch, oa.rows, oa.cols);
-    let k = m.min(n);
-    expect("qr_panel", n <= LU_PANEL_COLS)?;
-    if ![128, 256, 512].contains(&threads) {
-        return Err(Error::Value(format!(
-            "linalg qr_panel: {threads} threads per block, not 128, 256 or 512"
-        )));
-    }
-    let ((tp, ts), ov) = qr_outputs("qr_panel", &oa, dt, tau, v)?;
-    let mut args = QrPanelArgs {
-        a: oa.ptr,
-        lda: oa.ld,
-        a_batch: oa.batch_stride,
-        tau: tp,
-        tau_batch: ts,
-        m: to_u32(m)?,
-        n: to_u32(n)?,
-        ..QrPanelArgs::default()
-    };
-    if let Some(ov) = ov {
-        (args.v, args.ldv, args.v_batch) = (ov.ptr, ov.ld, ov.batch_stride);
-    }
-    if batch == 0 || k == 0 {
-        return Ok(());
-    }
-    let item = dt.itemsize();
-    let device = a.device();
-    let kernel = Part::QrPanel.dense(kd);
-    let probe = Launch::new(device, kernel)?;
-    let cap = probe.max_threads()?;
-    let threads = if threads > cap { 128 } else { threads };
-    let blocks = m.div_ceil(threads as usize);
-    let shared = to_u32(qr_panel_shared(blocks, threads as usize, item))?;
-    let fits = probe.resident_blocks(threads, shared)?;
-    if threads > cap || batch > MAX_GRID_Y || (blocks * batch) as u64 > fits {
-        return geqrf(a, tau, v);
-    }
-    let (scratch, records) = grid_scratch(device, batch, blocks, panel_record_bytes(item))?;
-    args.scratch = scratch.data_ptr();
-    args.records = records;
-    // QrPanelArgs is the kernel's whole parameter list: its operands were checked above,
-    // the scratch holds what `grid_scratch` says, and every block is resident (checked
-    // here and by the builder), as the kernel's grid barriers need.
-    Launch::new(device, kernel)?
-        .grid3((to_u32(blocks)?, batch as u32, 1))
-        .block(threads)
-        .shared(shared)
-        .arg(args)
-        .cooperative()
-        .run()
-}
-
-/// The block reflector of QR panels in the UT form (`gpu_qr_ut`): from the reflectors
-/// `h` (`(batch, m, k)`, `k <= LU_PANEL_COLS`, below the diagonal) and `tau`, the
-/// explicit `V` into `v` (`(batch, m, k)`; `h` itself, or no overlap) and
-/// `M = striu(V^H V) + diag(1 / tau)` into `mt` (`(batch, k, k)`), in one launch.
-pub fn qr_ut(h: &Array, tau: &Array, v: &Array, mt: &Array) -> Result<()> {
-    let dt = h.dtype();
-    let kd = dense_dtype(dt)?;
-    let oh = operand("qr_ut", h, dt)?;
-    let (batch, m, k) = (oh.batch, oh.rows, oh.cols);
-    expect("qr_ut", k <= LU_PANEL_COLS)?;
-    let (tp, ts) = vector("qr_ut tau", tau, dt, batch, k)?;
-    let ov = operand("qr_ut V", v, dt)?;
-    let om = operand("qr_ut M", mt, dt)?;
-    expect("qr_ut V", ov.batch == batch && ov.rows == m && ov.cols == k)?;
-    expect("qr_ut M", om.batch == batch && om.rows == k && om.cols == k)?;
-    // V is written as h is read, element by element by one thread: in place is safe,
-    // any other overlap is not.
-    let same = v.data_ptr() == h.data_ptr() && v.layout().strides == h.layout().strides;
-    let overlaps = |a: &Array, b: &Array| a.shares_buffer(b) && a.size() > 0 && b.size() > 0;
-    if (overlaps(v, h) && !same) || overlaps(mt, h) || overlaps(mt, v) || overlaps(mt, tau) {
-        return Err(Error::Value(
-            "linalg qr_ut: the outputs overlap the inputs or each other".into(),
-        ));
-    }
-    if batch == 0 || k == 0 {
-        return Ok(());
-    }
-    if batch > MAX_GRID_Y {
-        return Err(Error::Value(format!(
-            "linalg qr_ut: {batch} matrices in one launch (at most {MAX_GRID_Y})"
-        )));
-    }
-    let item = dt.itemsize();
-    let device = h.device();
-    // Blocks per matrix: one per chunk of rows, up to about two waves over the GPU
-    // (the last block adds every block's partial).
-    let sms = device.props.multi_processor_count.max(1) as usize;
-    let chunks = m.div_ceil(UT_THREADS as usize).max(1);
-    let blocks = chunks.min((4 * sms / batch).max(1));
-    let partials = (4 * batch).next_multiple_of(256);
-    let bytes = partials + batch * blocks * LU_PANEL_COLS * LU_PANEL_COLS * item;
-    let scratch = crate::ops::elementwise::fill::full(device, &[bytes], DType::UInt8, &[0])?;
-    let args = UtArgs {
-        h: oh.ptr,
-        ldh: oh.ld,
-        h_batch: oh.batch_stride,
-        tau: tp,
-        tau_batch: ts,
-        v: ov.ptr,
-        ldv: ov.ld,
-        v_batch: ov.batch_stride,
-        mt: om.ptr,
-        ldm: om.ld,
-        m_batch: om.batch_stride,
-        scratch: scratch.data_ptr(),
-        partials: partials as u64,
-        m: to_u32(m)?,
-        k: to_u32(k)?,
-    };
-    // UtArgs is the kernel's whole parameter list: the operands were checked above and
-    // the scratch holds a counter per matrix and `blocks` partials after `partials`.
-    Launch::new(device, Part::QrUt.dense(kd))?
-        .grid3((to_u32(blocks)?, batch as u32, 1))
-        .block(UT_THREADS)
-        .shared(to_u32(qr_ut_shared(item))?)
-        .arg(args)
-        .run()
 }
 
 /// LU with partial pivoting of each `a` (`(batch, m, n)`) in place, `piv` int32
@@ -941,6 +725,6 @@ pub fn geev(a: &Array, z: &Array, info: &Array, vectors: bool) -> Result<()> {
     )
 }
 
-fn to_u32(x: usize) -> Result<u32> {
+pub(super) fn to_u32(x: usize) -> Result<u32> {
     u32::try_from(x).map_err(|_| Error::Value(format!("linalg: dimension {x} is too large")))
 }

@@ -361,9 +361,8 @@ pub fn matmul_sub_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
         DType::Float32 | DType::Float64 | DType::Complex64 | DType::Complex128
     ) && batch_stride(c.layout(), batch.len()).is_some()
         && !has_repeats(c.layout())
-        && [a, b]
-            .iter()
-            .all(|x| !x.shares_buffer(c) || x.layout().disjoint(c.layout()));
+        && a.apart(c)
+        && b.apart(c);
     if fused {
         let (_, kind) = plan(dtype, false);
         return gemm_into(a, b, c, &batch, kind, true);
