@@ -392,17 +392,17 @@ def _block_reflector(h, tau, v=None):
     return v, m
 
 
-def _ut_of(v, tau):
-    """``M = striu(V^H V) + diag(1 / tau)`` (1 where ``tau = 0``) of an explicit ``V`` of
-    any width (a block of ``_QR_BLOCK`` columns): a product and selects."""
-    k = v.shape[-1]
+def _ut_of(v, mts):
+    """``M = striu(V^H V) + diag(1 / tau)`` of a block's explicit ``V`` (``_qr_width``
+    columns) from its panels' ``M``s (``mts``, in order, ``_QR_PANEL`` columns each but
+    the last): ``V^H V`` with its diagonal blocks replaced by theirs. Below those blocks
+    it keeps ``V^H V``'s lower part: the triangular solves read only the upper
+    triangle (``gpu_trsm``, ``dense::trsm``)."""
     g = conj_t(v) @ v
-    i = arange(k)[:, None]
-    j = arange(k)[None, :]
-    zero = full((), 0, dtype=v.dtype)
-    one = full((), 1, dtype=v.dtype)
-    d = where(_gpupy.equal(tau, zero), one, _gpupy.divide(one, tau))
-    return where(i == j, d[:, None, :], where(i < j, g, zero))
+    for i, mt in enumerate(mts):
+        o, nb = i * _QR_PANEL, mt.shape[-1]
+        g[:, o : o + nb, o : o + nb] = mt
+    return g
 
 
 def _reflect(v, mt, rest, trans):
@@ -425,6 +425,7 @@ def _qr_blocked(w, tau):
         bw = min(width, k - b0)
         # The block's V, explicit, when it has several panels and a trailing matrix.
         big = zeros((count, m - b0, bw), dtype=w.dtype) if bw > _QR_PANEL and b0 + bw < n else None
+        mts = []
         for j0 in range(b0, b0 + bw, _QR_PANEL):
             nb = min(_QR_PANEL, b0 + bw - j0)
             panel, ptau = w[:, j0:, j0 : j0 + nb], tau[:, j0 : j0 + nb]
@@ -436,13 +437,14 @@ def _qr_blocked(w, tau):
                 continue
             o = j0 - b0
             v, mt = _block_reflector(panel, ptau, None if big is None else big[:, o:, o : o + nb])
+            mts.append(mt)
             # The block's columns right of the panel; for a block of one panel, all of
             # the trailing matrix.
             end = b0 + bw if big is not None or bw > _QR_PANEL else n
             if j0 + nb < end:
                 _reflect(v, mt, w[:, j0:, j0 + nb : end], 2)
         if big is not None:
-            _reflect(big, _ut_of(big, tau[:, b0 : b0 + bw]), w[:, b0:, b0 + bw :], 2)
+            _reflect(big, _ut_of(big, mts), w[:, b0:, b0 + bw :], 2)
 
 
 def qr_factor(a):
@@ -482,10 +484,12 @@ def qr_q(h, tau, ncols):
             v, mt = _block_reflector(h3[:, b0:, b0 : b0 + bw], t3[:, b0 : b0 + bw])
         else:
             v = zeros((count, m - b0, bw), dtype=h3.dtype)
+            mts = []
             for j0 in range(b0, b0 + bw, _QR_PANEL):
                 nb, o = min(_QR_PANEL, b0 + bw - j0), j0 - b0
-                _block_reflector(h3[:, j0:, j0 : j0 + nb], t3[:, j0 : j0 + nb], v[:, o:, o : o + nb])
-            mt = _ut_of(v, t3[:, b0 : b0 + bw])
+                view = v[:, o:, o : o + nb]
+                mts.append(_block_reflector(h3[:, j0:, j0 : j0 + nb], t3[:, j0 : j0 + nb], view)[1])
+            mt = _ut_of(v, mts)
         # H_b0 ... H_b0+bw-1 rest = rest - V (M^-1 (V^H rest)).
         _reflect(v, mt, q[:, b0:, b0:], 0)
     return q.reshape(batch + (m, ncols))
