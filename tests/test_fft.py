@@ -182,6 +182,22 @@ def test_real_big_sizes(rng, size):
     check("irfft", random_spectrum(rng, (size // 2 + 1,), np.float32), size, length=size)
 
 
+@pytest.mark.parametrize("size", [2 * 8192, 2 * 16384], ids=str)
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
+def test_real_batched_fused_and_separate_twists(rng, size, axis, dtype):
+    """Batched rfft and irfft of even lengths whose half-length transform is one pass
+    (2 * 8192 points) and two passes (2 * 16384), along a contiguous and a strided axis,
+    the spectrum's zero and Nyquist terms with imaginary parts NumPy ignores."""
+    shape = (size, 3) if axis == 0 else (3, size)
+    x = random_array(rng, shape, dtype)
+    check("rfft", x, axis=axis, length=size)
+    spec_shape = (size // 2 + 1, 3) if axis == 0 else (3, size // 2 + 1)
+    spec = random_spectrum(rng, spec_shape, dtype)
+    assert np.all(np.take(spec, [0, size // 2], axis=axis).imag != 0)
+    check("irfft", spec, size, axis=axis, length=size, norm="ortho")
+
+
 @pytest.mark.parametrize("size", [1, 2, 3, 7, 16, 17, 100, 243, 1009, 4096, 4097, 65521], ids=str)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
 def test_round_trips(rng, size, dtype):

@@ -10,6 +10,7 @@ use super::plan::{
     stage_table_len, stage_twiddle,
 };
 use super::radix::{Cx, Dft, Real};
+use super::real::{c2r_pre, r2c_post, r2c_sources};
 use super::{Pass, Twist};
 use crate::gpu::{
     block_dim, block_idx, block_idx_y, grid_dim_y, smem_addr, sync_threads, thread_idx, unroll,
@@ -790,43 +791,34 @@ macro_rules! twist_kernels {
         }
 
         /// A real transform's spectrum `X_k`, `k <= len/2`, from the transform `Z` of
-        /// its even and odd samples as one complex signal of `m = len/2`:
-        /// `X_k = (Z_k + conj Z_(m-k))/2 - i W_len^k (Z_k - conj Z_(m-k))/2`.
+        /// its even and odd samples as one complex signal of `m = len/2`
+        /// (`real::r2c_post`).
         #[unsafe(export_name = concat!("gpupy_fft_r2c_post_", $sfx))]
         unsafe extern "ptx-kernel" fn $r2c(a: Twist) {
             let m = a.len / 2;
             each_output(&a, |s, d, k| {
+                let (kz, kc) = r2c_sources(k as u32, m as u32);
                 // SAFETY: indices below m in the item; k <= m in the table.
                 unsafe {
-                    let z = src_at::<$F>(&a, s, if k == m { 0 } else { k });
-                    let zc = src_at::<$F>(&a, s, if k == 0 { 0 } else { m - k }).conj();
-                    let half = <$F>::of(0.5);
-                    let even = (z + zc).scale(half);
-                    let odd = (z - zc).scale(half);
-                    let x = even + (table::<$F>(&a, k) * odd).mul_neg_i();
+                    let z = src_at::<$F>(&a, s, kz as u64);
+                    let zc = src_at::<$F>(&a, s, kc as u64).conj();
+                    let x = r2c_post(z, zc, table::<$F>(&a, k));
                     dst_at(&a, d, k, x.scale(<$F>::of(a.scale)));
                 }
             });
         }
 
-        /// The inverse: `Z_k = (X_k + conj X_(m-k)) + i conj(W_len^k) (X_k - conj
-        /// X_(m-k))` for `k < m`, the imaginary parts of `X_0` and `X_m` ignored.
+        /// The inverse: twice `Z_k`, `k < m`, from the spectrum's `m + 1` entries
+        /// (`real::c2r_pre`).
         #[unsafe(export_name = concat!("gpupy_fft_c2r_pre_", $sfx))]
         unsafe extern "ptx-kernel" fn $c2r(a: Twist) {
             let m = a.len / 2;
             each_output(&a, |s, d, k| {
                 // SAFETY: indices up to m in the item (m + 1 entries); k < m in the table.
                 unsafe {
-                    let mut x = src_at::<$F>(&a, s, k);
-                    let mut xc = src_at::<$F>(&a, s, m - k).conj();
-                    if k == 0 {
-                        x.im = <$F>::of(0.0);
-                        xc.im = <$F>::of(0.0);
-                    }
-                    let t = table::<$F>(&a, k).conj() * (x - xc);
-                    // i * t
-                    let z = (x + xc) + Cx::new(-t.im, t.re);
-                    dst_at(&a, d, k, z);
+                    let x = src_at::<$F>(&a, s, k);
+                    let xc = src_at::<$F>(&a, s, m - k).conj();
+                    dst_at(&a, d, k, c2r_pre(x, xc, table::<$F>(&a, k), k as u32));
                 }
             });
         }

@@ -2,6 +2,7 @@
 //! Bluestein's chirp-z for lengths with a prime factor above 13, and the real
 //! transforms through a half-length complex one.
 //!
+//! - `real`: the real transforms' twists around the half-length complex transform;
 //! - `radix`: the small DFTs computed in registers (2, 4, 8, 16; 3, 9, 5, 7, 11, 13);
 //! - `plan`: how a length splits into passes and each pass into stages, the index
 //!   arithmetic both engines share, the block shapes, and a CPU engine that runs a
@@ -20,6 +21,7 @@
 
 pub mod plan;
 pub mod radix;
+pub mod real;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod twiddle;
 
