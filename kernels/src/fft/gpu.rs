@@ -235,7 +235,14 @@ impl Io {
 // for any one radix alone). As calls, each stage gets the registers it needs.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, const LAST: bool>(
+unsafe fn stage<
+    F: Elem,
+    const R: usize,
+    const K: usize,
+    const FIRST: bool,
+    const LAST: bool,
+    const FULL: bool,
+>(
     src: u64,
     dst: u64,
     src_e: i64,
@@ -289,7 +296,7 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, cons
                         // SAFETY: the plan keeps every valid column's elements in the input.
                         x[r] = unsafe { F::ld(src.offset((c.src + e as i64 * io.src_e) as isize)) };
                     });
-                    if F::RECURRENT_TWIDDLES && c.jl != 0 {
+                    if FULL && F::RECURRENT_TWIDDLES && c.jl != 0 {
                         // The butterfly's four-step twiddles W^(jl (j + r Q)) as W^(jl j)
                         // times r powers of W^(jl Q), multiplied up in float64: at most 15
                         // products keep them within ~1e-14, far inside complex64's last
@@ -307,13 +314,13 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, cons
                                 w = w * inc;
                             }
                             // SAFETY: per this function's contract.
-                            let y = unsafe { factors(&io, x[r], c.j, j + r as u32 * quarter) };
+                            let y = unsafe { factors::<F, FULL>(&io, x[r], c.j, j + r as u32 * quarter) };
                             x[r] = y * w.cast::<F>();
                         });
                     } else {
                         unroll!(r in 0..R => {
                             // SAFETY: per this function's contract.
-                            x[r] = unsafe { prepare(&io, x[r], c.j, c.jl, j + r as u32 * quarter) };
+                            x[r] = unsafe { prepare::<F, FULL>(&io, x[r], c.j, c.jl, j + r as u32 * quarter) };
                         });
                     }
                 }
@@ -373,10 +380,10 @@ unsafe fn stage<F: Elem, const R: usize, const K: usize, const FIRST: bool, cons
 /// `mul`, when set, holds the first pass's `cols * len` factors; `four_step`, when
 /// `ns > 1`, the transform's four-step table.
 #[inline(always)]
-unsafe fn prepare<F: Elem>(a: &Io, x: Cx<F>, j: u32, jl: u32, e: u32) -> Cx<F> {
+unsafe fn prepare<F: Elem, const FULL: bool>(a: &Io, x: Cx<F>, j: u32, jl: u32, e: u32) -> Cx<F> {
     // SAFETY: per the contract.
-    let x = unsafe { factors(a, x, j, e) };
-    if jl != 0 && e != 0 {
+    let x = unsafe { factors::<F, FULL>(a, x, j, e) };
+    if FULL && jl != 0 && e != 0 {
         // SAFETY: per the contract.
         x * unsafe { four_step_twiddle(a, jl as u64 * e as u64) }.cast::<F>()
     } else {
@@ -390,8 +397,8 @@ unsafe fn prepare<F: Elem>(a: &Io, x: Cx<F>, j: u32, jl: u32, e: u32) -> Cx<F> {
 /// # Safety
 /// As for `prepare`.
 #[inline(always)]
-unsafe fn factors<F: Elem>(a: &Io, mut x: Cx<F>, j: u32, e: u32) -> Cx<F> {
-    if a.mul != 0 {
+unsafe fn factors<F: Elem, const FULL: bool>(a: &Io, mut x: Cx<F>, j: u32, e: u32) -> Cx<F> {
+    if FULL && a.mul != 0 {
         let n = j as u64 + e as u64 * a.cols;
         // SAFETY: per the contract.
         x = x * unsafe { F::ld((a.mul as *const Cx<F>).add(n as usize)) };
@@ -549,7 +556,7 @@ impl Column {
 /// Runs the pass's stages, the first reading the source and, with `$fuse_last`, the
 /// last writing the destination (see `stage`).
 macro_rules! stages {
-    ($F:ty, $double:expr, $a:expr, $io:expr, $fuse_last:expr, $data:expr, $pitch:expr) => {{
+    ($F:ty, $double:expr, $full:expr, $a:expr, $io:expr, $fuse_last:expr, $data:expr, $pitch:expr) => {{
         let mut tw = $a.twiddle as *const Cx<$F>;
         let mut ns = 1u32;
         // The radices as two words read with constant indices: a run-time index into
@@ -570,7 +577,7 @@ macro_rules! stages {
                     // SAFETY: the plan's radices divide len; the host sized the block
                     // for per_thread butterflies; the bookkeeping is written.
                     unsafe {
-                        stage::<$F, $r, { per_thread($r, $double) as usize }, $first, $last>(
+                        stage::<$F, $r, { per_thread($r, $double) as usize }, $first, $last, $full>(
                             $io.src,
                             $io.dst,
                             $io.src_e,
@@ -628,7 +635,7 @@ macro_rules! stages {
 /// The host's plan: pointers, tables and strides in bounds; the block shaped by
 /// `plan::block`, with its shared size.
 macro_rules! pass_kernel {
-    ($name:literal, $fn:ident, $F:ty, $double:expr) => {
+    ($name:literal, $fn:ident, $F:ty, $double:expr, $full:expr) => {
         #[unsafe(export_name = $name)]
         unsafe extern "ptx-kernel" fn $fn(a: Pass) {
             let (tid, nt) = (thread_idx(), block_dim());
@@ -666,7 +673,7 @@ macro_rules! pass_kernel {
                         meta,
                         |_, e, c| <$F>::ld(src.offset((c.src + e as i64 * a.src_e) as isize)),
                         |t, e, c, x| {
-                            let x = prepare(&io, x, c.j, c.jl, e);
+                            let x = prepare::<$F, $full>(&io, x, c.j, c.jl, e);
                             <$F>::sts(data + (t * pitch + pad(e)) * esz, x);
                         },
                     );
@@ -676,7 +683,7 @@ macro_rules! pass_kernel {
             // A single stage reads and writes with one thread mapping: fused with the
             // store only where both run along rows or both across columns.
             let fuse_last = a.stages > 1 || (a.stages == 1 && io.load_rows == io.store_rows);
-            stages!($F, $double, a, io, fuse_last, data, pitch);
+            stages!($F, $double, $full, a, io, fuse_last, data, pitch);
             if fuse_last {
                 return;
             }
@@ -694,8 +701,24 @@ macro_rules! pass_kernel {
         }
     };
 }
-pass_kernel!("gpupy_fft_pass_c64", pass_c64, f32, false);
-pass_kernel!("gpupy_fft_pass_c128", pass_c128, f64, true);
+pass_kernel!("gpupy_fft_pass_c64", pass_c64, f32, false, true);
+pass_kernel!("gpupy_fft_pass_c128", pass_c128, f64, true, true);
+// A transform done in one pass without `mul` has no four-step twiddles or factors to
+// apply, whose code alone holds 20 registers of the complex64 kernel (114 -> 88).
+pass_kernel!(
+    "gpupy_fft_pass_single_c64",
+    pass_single_c64,
+    f32,
+    false,
+    false
+);
+pass_kernel!(
+    "gpupy_fft_pass_single_c128",
+    pass_single_c128,
+    f64,
+    true,
+    false
+);
 
 /// Calls `f(src, dst, k)` for output `k` of every batch item: `k` from the grid's x,
 /// items from its y (striding by the grid's height); `src` and `dst` are the item's

@@ -136,6 +136,9 @@ crate::module_parts! {
     Part in Fft {
         /// One pass of a transform ([`Pass`]).
         Pass = by_precision!("pass"),
+        /// The same without four-step twiddles or `mul`, for a transform done in one
+        /// pass (fewer registers).
+        PassSingle = by_precision!("pass_single"),
         /// Bluestein's input: `dst[k] = k < len ? conj?(src[k]) * chirp[k] : 0`.
         ChirpIn = by_precision!("chirp_in"),
         /// Bluestein's output: `dst[k] = conj?(chirp[k] * src[k]) * scale`.
