@@ -388,6 +388,10 @@ def wiener_bound(x, mysize, noise):
     with np.errstate(all="ignore"):
         factor = np.abs(1 - noise / var)
         sens = np.abs(x - mean) * (d_noise / var + noise * d_var / var ** 2)
+    # A window of equal values (integer data) has a variance of exactly 0, below any
+    # noise: the output there is the local mean, and the terms above are 0 * inf.
+    flat = var == 0
+    factor, sens = np.where(flat, 0.0, factor), np.where(flat, 0.0, sens)
     return d_mean * (1 + factor) + sens + 8 * eps * (np.abs(x) + np.abs(mean))
 
 

@@ -58,6 +58,7 @@ import gpupyx.scipy.sparse.linalg as gsl
 from helpers import dtype_id
 from linalg_helpers import (
     C_ITER,
+    C_SOLVE,
     assert_eigenpairs,
     assert_orthonormal_columns,
     assert_solves,
@@ -251,13 +252,12 @@ def test_krylov_solvers_against_scipy(rng, name, dtype):
         # SciPy's; in single precision the sums' order moves them more (25 against
         # SciPy's 33 was seen), so only "not many more" is asked, the residual bound
         # below being the real check.
-        if is_single(dtype) and name == "cgs":
-            # CGS squares its residual polynomial: in float32 the order of additions
-            # moves its count most (27 against SciPy's 20 was seen).
-            assert k <= 2 * ks + 2, f"{list(kw)}: {k} iterations, SciPy {ks}"
-        elif is_single(dtype):
+        # CGS squares its residual polynomial: in float32 the order of additions moves
+        # its count without bound (27 against SciPy's 20 was seen, and 72 against 22 on
+        # one seed, converged), so it is asked no count.
+        if is_single(dtype) and name != "cgs":
             assert k <= ks + max(2, ks // 4), f"{list(kw)}: {k} iterations, SciPy {ks}"
-        else:
+        elif not is_single(dtype):
             assert abs(k - ks) <= max(1, ks // 20), f"{list(kw)}: {k} iterations, SciPy {ks}"
         x = host(xg)
         r = np.linalg.norm(wide(b) - a64 @ wide(x))
@@ -874,7 +874,14 @@ def test_spsolve_triangular_level_schedules(rng, dtype):
                 xs = ssl.spsolve_triangular(t.asformat(fmt), b, lower=lower)
                 x = gsl.spsolve_triangular(gt, gp.asarray(b), lower=lower)
                 assert x.shape == xs.shape and x.dtype == xs.dtype, (name, fmt, x.dtype, xs.dtype)
-                assert_solves(tri, host(x), b, x.dtype, what=f"{name} ({fmt})")
+                # Duplicates are summed in the matrix's dtype, by SciPy (``tri``) and by
+                # gpupy in other orders: the two matrices differ by its rounding, which
+                # bounds the backward error a wider solve can show (a float32 matrix
+                # with a complex128 right-hand side measured 1.8e4 complex128 units).
+                c = C_SOLVE
+                if not t.has_canonical_format:
+                    c *= max(1.0, np.finfo(t.dtype).eps / np.finfo(x.dtype).eps)
+                assert_solves(tri, host(x), b, x.dtype, c=c, what=f"{name} ({fmt})")
         # The other triangle's entries are not read: the full matrix solves as its triangle.
         full = t + (sp.triu(t, 1).T if lower else sp.tril(t, -1).T)
         b = randn(rng, n, dtype)
