@@ -219,6 +219,8 @@ pub fn four_step_table(n: u64) -> Vec<Cx<f64>> {
 /// The planner's limits for one precision.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// complex128 (else complex64): the blocks' shared-memory layout depends on it.
+    pub double: bool,
     /// The longest transform done in one pass (one block per row).
     pub single_max: u32,
     /// The longest pass of a multi-pass transform, whose blocks take `2^min_tile_log2`
@@ -238,6 +240,7 @@ impl Limits {
     pub const fn of(double: bool, max_threads: u32) -> Limits {
         if double {
             Limits {
+                double,
                 single_max: 4096,
                 pass_max: 1024,
                 min_tile_log2: 2,
@@ -247,6 +250,7 @@ impl Limits {
             }
         } else {
             Limits {
+                double,
                 single_max: 8192,
                 pass_max: 1024,
                 min_tile_log2: 3,
@@ -304,7 +308,7 @@ pub fn passes(n: u64, lim: &Limits, single_tile_log2: u32) -> Vec<u32> {
 #[cfg(not(target_arch = "nvptx64"))]
 /// Whether a block of `len` over `2^tile_log2` columns stays within the thread limit.
 fn fits(len: u32, tile_log2: u32, lim: &Limits) -> bool {
-    block(len, tile_log2, lim.single_max == 4096).is_some_and(|b| b.threads <= lim.max_threads)
+    block(len, tile_log2, lim.double).is_some_and(|b| b.threads <= lim.max_threads)
 }
 
 /// Bluestein's convolution length for `n`: the smallest `2^a`, `3 * 2^a` or `5 * 2^a`
@@ -357,7 +361,7 @@ pub struct Geometry {
 /// on the first and `conj_out` on the last pass, for the inverse), with `scale`
 /// applied by the last. Pointers, tables and `mul` are the host's to fill.
 pub fn schedule(n: u64, geo: &Geometry, lim: &Limits, conj: bool, scale: f64) -> Vec<Step> {
-    let double = lim.single_max == 4096;
+    let double = lim.double;
     // Along a strided axis with adjacent batch items, a block takes adjacent items
     // (whole sectors) and the scratch buffers keep them adjacent: `[b1][element][b0]`.
     let batch_inner =
