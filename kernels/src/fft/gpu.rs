@@ -222,7 +222,9 @@ impl Io {
 /// input `r` was. A pass of two stages so makes one exchange through shared memory
 /// instead of three. Where a stage touches global memory along rows, adjacent threads
 /// take adjacent butterflies of one column (adjacent elements); otherwise the same
-/// butterfly of adjacent columns.
+/// butterfly of adjacent columns. Without `FULL` the first stage applies neither
+/// four-step twiddles nor `mul` (the kernels of transforms done in one pass, which have
+/// none: their code alone holds about 20 registers).
 ///
 /// # Safety
 /// Every thread of the block calls it together; the bookkeeping at `io.meta` is
