@@ -33,7 +33,9 @@ use crate::dtype::{DType, can_cast_same_kind, promote};
 use crate::error::{Error, Result};
 use crate::launch::Launch;
 use crate::layout::{Index, Layout, broadcast_shapes, shape_str};
-use crate::ops::elementwise::copy::{astype, cast_into, copy_into, same_device};
+use crate::ops::elementwise::copy::{astype, cast_into, contiguous, copy_into, same_device};
+use crate::ops::elementwise::{Operand, binary};
+use crate::table::BinaryOp;
 
 use launch::{Grid, Operands, launch_tiles, split_k, to_u32, word_dtype};
 use mma::{set_path, switches, tf32, try_mma, try_wgmma};
@@ -267,12 +269,8 @@ pub fn dot_out(a: &Array, b: &Array, out: Option<&Array>) -> Result<Array> {
             }
         };
         let (a, b) = (conv(a)?, conv(b)?);
-        let (a, b) = (
-            crate::ops::elementwise::Operand::Array(&a),
-            crate::ops::elementwise::Operand::Array(&b),
-        );
-        let r =
-            crate::ops::elementwise::binary(crate::table::BinaryOp::Multiply, dtype, a, b, None)?;
+        let (a, b) = (Operand::Array(&a), Operand::Array(&b));
+        let r = binary(BinaryOp::Multiply, dtype, a, b, None)?;
         return match out {
             None => Ok(r),
             Some(o) => {
@@ -368,11 +366,8 @@ pub fn matmul_sub_into(a: &Array, b: &Array, c: &Array) -> Result<()> {
         return gemm_into(a, b, c, &batch, kind, true);
     }
     let product = matmul(a, b)?;
-    let (x, y) = (
-        crate::ops::elementwise::Operand::Array(c),
-        crate::ops::elementwise::Operand::Array(&product),
-    );
-    crate::ops::elementwise::binary(crate::table::BinaryOp::Subtract, dtype, x, y, Some(c))?;
+    let (x, y) = (Operand::Array(c), Operand::Array(&product));
+    binary(BinaryOp::Subtract, dtype, x, y, Some(c))?;
     Ok(())
 }
 
@@ -406,7 +401,7 @@ fn gemm_into(
         match batch_stride(x.layout(), batch.len()) {
             Some(s) => Ok((x, s)),
             None => {
-                let c = crate::ops::elementwise::copy::contiguous(&x)?;
+                let c = contiguous(&x)?;
                 let s = batch_stride(c.layout(), batch.len()).unwrap_or(0);
                 Ok((c, s))
             }
@@ -530,11 +525,11 @@ fn dot_by_reduction(a: &Array, b: &Array, out: &Array, k: usize) -> Result<()> {
     };
     let (x, y) = (line(a, nd - 1)?, line(b, nd - 2)?);
     let dtype = out.dtype();
-    let product = crate::ops::elementwise::binary(
-        crate::table::BinaryOp::Multiply,
+    let product = binary(
+        BinaryOp::Multiply,
         dtype,
-        crate::ops::elementwise::Operand::Array(&x),
-        crate::ops::elementwise::Operand::Array(&y),
+        Operand::Array(&x),
+        Operand::Array(&y),
         None,
     )?;
     let sum = crate::ops::reduce::reduce(
@@ -597,7 +592,7 @@ fn gemm_half(
     }
     let tmp = Array::empty(out.device(), out.shape(), DType::Float32)?;
     gemm_into(&a32, &b32, &tmp, batch, simt_kind("f32"), false)?;
-    crate::ops::elementwise::copy::cast_into(&tmp, out)
+    cast_into(&tmp, out)
 }
 
 /// Matrix-vector products through the GEMV kernels: `n == 1` is `A x`; `m == 1` is

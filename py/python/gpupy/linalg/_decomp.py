@@ -360,11 +360,12 @@ _QR_GRID_THREADS = 128
 # wider blocks pass over it fewer times. At most ``_QR_PANEL``: one level.
 _QR_BLOCK = 64
 
-# The two levels need more launches (a block's ``M`` from a product and selects), and
-# gpupy spends about 17 us of host time per launch on this path: measured on an H200,
-# qr 4096 float64 53.9 ms against 69.9 with one level, complex128 120 against 142, but
-# float32 4096 76.9 against 65.9 and float64 1024 19.4 against 10.2 (there the host
-# waits, not the GPU). So two levels only for double precision from this order on.
+# Two levels pay where the trailing updates dominate: measured on an H200, qr 4096
+# float64 53.9 ms against 69.9 with one level, complex128 120 against 142. With a
+# block's ``M`` from a product and selects they lost at float32 4096 (76.9 against
+# 65.9) and float64 1024 (19.4 against 10.2: the host waits, about 17 us a launch);
+# with ``M`` from the panels' ``M``s (``_ut_of``) they tie there (66.1 against 66.1,
+# 10.25 against 10.34). So two levels only for double precision from this order on.
 _QR_BLOCK_MIN = 4096
 
 
