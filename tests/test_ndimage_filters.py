@@ -215,6 +215,33 @@ def test_dense_3x3_streaming_engine(rng, mode, shape, dtype):
                 assert_filtered(got, want, scale, 9, dtype)
 
 
+@pytest.mark.parametrize("mode", ["reflect", "constant", "nearest", "mirror", "wrap"])
+@pytest.mark.parametrize("k", [3, 5, 7])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=dtype_id)
+def test_dense_vector_streaming_engine(rng, mode, k, dtype):
+    """Dense k x k weights centred along the rows on 2-d images whose width is a multiple
+    of the 16-byte vector (the vector-streaming engine: a vector per lane, halo lanes,
+    runs of rows): one strip and several, images narrower than a strip, shorter than a
+    run and than the kernel; vertical origins (the engine takes any); a horizontal
+    origin and a misaligned view (the other engines). Tolerance as in
+    test_correlate_and_convolve_nd."""
+    w = rng.uniform(0.5, 1.5, (k, k)) * rng.choice([-1.0, 1.0], (k, k))  # no zero tap
+    for shape in [(1, 4), (3, 8), (37, 124), (70, 256), (130, 500)]:
+        x = data(rng, shape, dtype)
+        gx = gp.asarray(x)
+        # The same values 8 bytes past a 16-byte boundary: no vector loads.
+        off = 8 // np.dtype(dtype).itemsize
+        flat = gp.asarray(np.concatenate([np.zeros(off, dtype), x.ravel()]).astype(dtype))
+        gmis = flat[off:].reshape(shape)
+        for gv in (gx, gmis):
+            for fn, gfn in [(nd.correlate, gnd.correlate), (nd.convolve, gnd.convolve)]:
+                for o in ((0, 0), (1, 0), (-(k // 2), 0), (0, 1)):
+                    want = fn(x, w, mode=mode, cval=-0.5, origin=o)
+                    scale = fn(np.abs(x.astype(np.float64)), np.abs(w), mode=mode, cval=0.5, origin=o)
+                    got = gfn(gv, w, mode=mode, cval=-0.5, origin=o)
+                    assert_filtered(got, want, scale, k * k, dtype)
+
+
 def test_correlate_footprint_axes_views(rng):
     """SciPy's footprint: weights at most DBL_EPSILON in magnitude do not take part (a
     NaN under one stays out); ``axes=`` filters a subset of the axes; strided views."""

@@ -26,6 +26,7 @@ pub mod boundary;
 pub mod select;
 pub mod stencil;
 pub mod stream;
+pub mod vstream;
 
 pub use boundary::{Mode, map_coord};
 
@@ -104,6 +105,8 @@ pub struct FilterBox {
 mod gpu;
 #[cfg(all(target_arch = "nvptx64", feature = "filters"))]
 mod gpu_stream;
+#[cfg(all(target_arch = "nvptx64", feature = "filters"))]
+mod gpu_vstream;
 
 /// The compute types of the filter kernels.
 #[macro_export]
@@ -147,6 +150,10 @@ crate::module_parts! {
         RankBox25 = crate::for_each_order_type!(type_names, "gpupy_rank_box25_"),
         /// Dense 2-d correlation by streaming warps, 3x3 (`stream.rs`).
         Stream3 = crate::for_each_filter_type!(type_names, "gpupy_stream2d_3_"),
+        /// Dense 2-d correlation by vector-streaming warps, 3x3, 5x5, 7x7 (`vstream.rs`).
+        VStream3 = crate::for_each_filter_type!(type_names, "gpupy_vstream2d_3_"),
+        VStream5 = crate::for_each_filter_type!(type_names, "gpupy_vstream2d_5_"),
+        VStream7 = crate::for_each_filter_type!(type_names, "gpupy_vstream2d_7_"),
         /// Tiled 2-d minimum or maximum of at most 25 taps (`stencil::OrderTile`).
         ExtremeTile = crate::for_each_order_type!(type_names, "gpupy_extreme_tile_"),
         /// Tiled 2-d rank selection of at most 9 taps.
@@ -235,6 +242,18 @@ pub fn stencil2d(dtype: usize) -> Option<crate::registry::Kernel> {
 pub fn stream2d(dtype: usize, k: u32) -> Option<crate::registry::Kernel> {
     let part = match k {
         3 => Part::Stream3,
+        _ => return None,
+    };
+    slot(dtype).map(|s| part.at(s))
+}
+
+/// The vector-streaming dense 2-d correlation kernel of `k x k` weights
+/// (`vstream::VSTREAM_SIZES`) for compute dtype `dtype`.
+pub fn vstream2d(dtype: usize, k: u32) -> Option<crate::registry::Kernel> {
+    let part = match k {
+        3 => Part::VStream3,
+        5 => Part::VStream5,
+        7 => Part::VStream7,
         _ => return None,
     };
     slot(dtype).map(|s| part.at(s))

@@ -95,16 +95,7 @@ impl Stream2d {
     /// Warp task `t`: (strip, first output row, end of its rows, image).
     #[inline(always)]
     pub fn task(&self, t: u32) -> (u32, u32, u32, u32) {
-        let strip = t % self.strips;
-        let rest = t / self.strips;
-        let (run, z) = (rest % self.runs, rest / self.runs);
-        let r0 = run * self.rows;
-        let r1 = if self.h - r0 < self.rows {
-            self.h
-        } else {
-            r0 + self.rows
-        };
-        (strip, r0, r1, z)
+        warp_task(t, self.strips, self.runs, self.rows, self.h)
     }
 
     /// The input columns lane `lane` of strip `strip` reads for a kernel `k` wide:
@@ -182,6 +173,19 @@ impl Stream2d {
         }
         out
     }
+}
+
+/// Warp task `t` of a streaming launch of `strips` strips to an image row, `runs` runs
+/// of `rows` rows to an image of `h` rows: (strip, first output row, end of its rows,
+/// image).
+#[inline(always)]
+pub fn warp_task(t: u32, strips: u32, runs: u32, rows: u32, h: u32) -> (u32, u32, u32, u32) {
+    let strip = t % strips;
+    let rest = t / strips;
+    let (run, z) = (rest % runs, rest / runs);
+    let r0 = run * rows;
+    let r1 = if h - r0 < rows { h } else { r0 + rows };
+    (strip, r0, r1, z)
 }
 
 /// Where lane `lane` finds the value of tap column `b` of a row: (from the halo

@@ -12,6 +12,9 @@ use gpupy_kernels as kernels;
 use gpupy_kernels::args::fast_divisor;
 use gpupy_kernels::filters::stencil::{STENCIL_BLOCK, Stencil2d, TILE_H, TILE_W, Tiles};
 use gpupy_kernels::filters::stream::{STREAM_BLOCK, STREAM_SIZES, STREAM_WARPS, Stream2d};
+use gpupy_kernels::filters::vstream::{
+    VECTOR_BYTES, VSTREAM_BLOCK, VSTREAM_SIZES, VSTREAM_WARPS, VStream2d,
+};
 use gpupy_kernels::filters::{FILTER_BLOCK, Filter1d};
 
 use crate::array::Array;
@@ -265,6 +268,58 @@ fn stream2d(
         .run()
 }
 
+/// The vector-streaming launch of `plan` (`kernels/src/filters/vstream.rs`), where its
+/// kernels take it: a square kernel of `VSTREAM_SIZES` centred along the rows, a width
+/// that is a multiple of the lane's vector, 16-byte aligned input and output.
+fn vstream_plan(
+    src: &Array,
+    out: &Array,
+    plan: &Stencil2d,
+    mode: Mode,
+    cval: f64,
+    compute: DType,
+) -> Option<VStream2d> {
+    let k = plan.kh;
+    let v = VECTOR_BYTES / compute.itemsize() as u32;
+    let aligned = |a: &Array| a.data_ptr().is_multiple_of(u64::from(VECTOR_BYTES));
+    if plan.kw != k || !VSTREAM_SIZES.contains(&k) || plan.cx != (k / 2) as i32 {
+        return None;
+    }
+    if !aligned(src) || !aligned(out) {
+        return None;
+    }
+    let sms = src.device().props.multi_processor_count.max(1) as u32;
+    let p = VStream2d::plan(plan.batch, plan.h, plan.w, k, v, sms)?;
+    Some(VStream2d {
+        cy: plan.cy,
+        mode: mode as u32,
+        ws0: plan.ws0,
+        ws1: plan.ws1,
+        cval,
+        ..p
+    })
+}
+
+/// The vector-streaming dense 2-d correlation of `plan` (`vstream_plan`).
+fn vstream2d(src: &Array, w: &Array, out: &Array, plan: VStream2d, compute: DType) -> Result<()> {
+    let f = kernels::filters::vstream2d(compute as usize, plan.k)
+        .ok_or_else(|| Error::Type(format!("no 2-d filter for {}", compute.name())))?;
+    let blocks = u32::try_from(plan.tasks().div_ceil(u64::from(VSTREAM_WARPS)))
+        .map_err(|_| Error::Value("image too large for the streaming filter".into()))?;
+    // (plan, x, w, out): src and out hold batch * h * w elements of the compute type and
+    // are 16-byte aligned, w a multiple of the vector (vstream_plan); w's view holds
+    // k x k weights at the plan's strides; a warp per task (VStream2d::plan keeps the
+    // blocks below 2^31).
+    Launch::new(src.device(), f)?
+        .grid(blocks)
+        .block(VSTREAM_BLOCK)
+        .arg(plan)
+        .arg(src.data_ptr())
+        .arg(w.data_ptr())
+        .arg(out.data_ptr())
+        .run()
+}
+
 /// A dense 2-d correlation: every element of the 2-d `weights` (a device array, any
 /// view) is a tap, weight `(a, b)` of output `(i, j)` reading input
 /// `(i + a - cy, j + b - cx)` of the 2-d `x`, extended past the edges by `mode`
@@ -345,10 +400,17 @@ pub fn correlate(
             Weights::Host(w) => (upload_weights(x, w, compute)?, (plan.kw as i32, 1)),
         };
         let plan = Stencil2d { ws0, ws1, ..plan };
-        // The streaming warps where the tiles would leave the GPU short of blocks (a
-        // 1024^2 image: 512 tiles): measured on an H200, a 3x3 over 1024^2 took 1.83-1.99x
-        // CuPy's time streaming against 1.64-1.80x tiled, while over 4096^2 in float64 the
-        // tiles ran 0.12 ms against the streaming 0.19 ms (both latency-bound).
+        // Three engines, measured on an H200. The vector-streaming warps wherever their
+        // kernels apply (a centred square kernel up to 7x7, widths a multiple of the
+        // 16-byte vector): over 4096^2 they ran 3x3 at 81-83% of the copy bandwidth
+        // (float32, float64; the tiles 34% and 54%), 5x5 at 61-67% (24%, 34%), 7x7 in
+        // 33-48% of the tiles' time; over 1024^2 (3x3) as fast as the column-per-lane
+        // warps. Those take the other 3x3 cases where the tiles would leave the GPU
+        // short of blocks (a 1024^2 image: 512 tiles; there they took 1.83-1.99x CuPy's
+        // time against 1.64-1.80x tiled). The tiles take the rest.
+        if let Some(p) = vstream_plan(&src, &out, &plan, mode, cval, compute) {
+            return vstream2d(&src, &w, &out, p, compute).map(|()| out);
+        }
         let sms = device.props.multi_processor_count.max(1) as u64;
         let tiles = u64::from(plan.tiles_x) * u64::from(plan.tiles_y) * u64::from(plan.batch);
         if plan.kh == plan.kw && STREAM_SIZES.contains(&plan.kh) && tiles < 4 * sms {

@@ -159,9 +159,20 @@ macro_rules! int_power {
     )* };
 }
 int_power!(i8, i16, i32, i64, u8, u16, u32, u64);
-binary!(Power, Self, [f16, f32, f64], |a, b| a.powf(b));
+// A square is one product, rounded once: the correctly rounded power, which libdevice's
+// `pow` (up to 2 ulp) is not always (19.0 ** 2 came out 361.00000000000006).
+binary!(Power, Self, [f32, f64], |a, b| if b == 2.0 {
+    a * a
+} else {
+    a.powf(b)
+});
+binary!(Power, Self, [f16], |a, b| a.powf(b));
 binary!(Power, Self, [c64, c128], |a, b| cx::pow(a, b));
-binary!(FloatPower, Self, [f64], |a, b| a.powf(b));
+binary!(FloatPower, Self, [f64], |a, b| if b == 2.0 {
+    a * a
+} else {
+    a.powf(b)
+});
 binary!(FloatPower, Self, [c128], |a, b| cx::pow(a, b));
 
 unary!(
@@ -262,6 +273,20 @@ mod tests {
         assert_eq!(bin::<Power, i32>(3, 5), 243);
         assert_eq!(bin::<Power, u8>(2, 9), 0);
         assert_eq!(bin::<Power, i64>(-1, -3), -1);
+        // Squares are products: exact where the product is, and -0, inf, NaN as pow.
+        for x in [19.0f64, -3.5, 1e200, -0.0, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(
+                bin::<Power, f64>(x, 2.0).to_bits(),
+                x.powf(2.0).to_bits(),
+                "{x}"
+            );
+            assert_eq!(
+                bin::<FloatPower, f64>(x, 2.0).to_bits(),
+                x.powf(2.0).to_bits()
+            );
+        }
+        assert!(bin::<Power, f32>(f32::NAN, 2.0).is_nan());
+        assert_eq!(bin::<Power, f32>(19.0, 2.0), 361.0);
         let z = un::<Sign, c64>(c64::new(-0.0, -0.0));
         assert!(
             z.re.to_bits() == 0 && z.im.to_bits() == 0,
