@@ -51,6 +51,24 @@ def gpu_ms(xp, fn, warmup, reps):
     return statistics.median(times)
 
 
+def b2b_ms(xp, fn, warmup, reps, inner=10):
+    """Median milliseconds per call of `inner` calls back to back between two CUDA events:
+    the GPU's throughput, the host's launch work overlapping the previous call's kernels
+    (`gpu_ms` times one call alone, its launch latency included)."""
+    for _ in range(warmup):
+        fn()
+    start, end = xp.cuda.Event(), xp.cuda.Event()
+    times = []
+    for _ in range(reps):
+        start.record()
+        for _ in range(inner):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(xp.cuda.get_elapsed_time(start, end) / inner)
+    return statistics.median(times)
+
+
 def host_ms(fn, warmup, reps):
     for _ in range(warmup):
         fn()

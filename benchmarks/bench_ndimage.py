@@ -16,14 +16,13 @@ filters make one pass per axis).
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import cp, device_line, gpu_ms  # noqa: E402  (the shared timing helpers)
+from bench import b2b_ms, cp, device_line, gpu_ms  # noqa: E402  (the shared timing helpers)
 
 import gpupy as gp  # noqa: E402
 import gpupyx.scipy.ndimage as gnd  # noqa: E402
@@ -64,24 +63,6 @@ def dev(m, a, dtype=None):
             got = h
         _UPLOADED[key] = got
     return got
-
-
-def b2b_ms(xp, fn, warmup, reps, inner=10):
-    """Median milliseconds per call of `inner` calls back to back between two CUDA events:
-    the GPU's throughput, the host's launch work overlapping the previous call's kernels
-    (`gpu_ms` times one call alone, its launch latency included)."""
-    for _ in range(warmup):
-        fn()
-    start, end = xp.cuda.Event(), xp.cuda.Event()
-    times = []
-    for _ in range(reps):
-        start.record()
-        for _ in range(inner):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(xp.cuda.get_elapsed_time(start, end) / inner)
-    return statistics.median(times)
 
 
 def cases(rng):

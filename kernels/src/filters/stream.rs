@@ -197,37 +197,46 @@ pub fn tap_source(lane: u32, b: u32) -> (bool, u32) {
     if s < 32 { (false, s) } else { (true, s - 32) }
 }
 
+/// The direct sum of `p`'s correlation with a `k x k` kernel (weight (0, 0) at
+/// `wts[w0]`, the others at the plan's strides), taps in C order, each fused: what the
+/// streaming engines' CPU schedules must reproduce.
+#[cfg(test)]
+pub(crate) fn direct(
+    p: &Stream2d,
+    k: u32,
+    x: &[f64],
+    wts: &[f64],
+    w0: usize,
+) -> std::vec::Vec<f64> {
+    use super::boundary::map_coord;
+    let (h, w) = (p.h as i64, p.w as i64);
+    let mode = Mode::from_code(p.mode);
+    let mut out = std::vec::Vec::new();
+    for z in 0..p.batch as i64 {
+        for i in 0..h {
+            for j in 0..w {
+                let mut acc = 0.0;
+                for a in 0..k as i64 {
+                    for b in 0..k as i64 {
+                        let wv = wts[(w0 as i64 + a * p.ws0 as i64 + b * p.ws1 as i64) as usize];
+                        let (y, c) = (i + a - p.cy as i64, j + b - p.cx as i64);
+                        let v = match (map_coord(y, h, mode), map_coord(c, w, mode)) {
+                            (Some(y), Some(c)) => x[(z * h * w + y * w + c) as usize],
+                            _ => p.cval,
+                        };
+                        acc = f64::mul_add(wv, v, acc);
+                    }
+                }
+                out.push(acc);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filters::map_coord;
-
-    fn direct(p: &Stream2d, k: u32, x: &[f64], wts: &[f64], w0: usize) -> std::vec::Vec<f64> {
-        let (h, w) = (p.h as i64, p.w as i64);
-        let mode = Mode::from_code(p.mode);
-        let mut out = std::vec::Vec::new();
-        for z in 0..p.batch as i64 {
-            for i in 0..h {
-                for j in 0..w {
-                    let mut acc = 0.0;
-                    for a in 0..k as i64 {
-                        for b in 0..k as i64 {
-                            let wv =
-                                wts[(w0 as i64 + a * p.ws0 as i64 + b * p.ws1 as i64) as usize];
-                            let (y, c) = (i + a - p.cy as i64, j + b - p.cx as i64);
-                            let v = match (map_coord(y, h, mode), map_coord(c, w, mode)) {
-                                (Some(y), Some(c)) => x[(z * h * w + y * w + c) as usize],
-                                _ => p.cval,
-                            };
-                            acc = f64::mul_add(wv, v, acc);
-                        }
-                    }
-                    out.push(acc);
-                }
-            }
-        }
-        out
-    }
 
     #[test]
     fn streaming_warps_give_the_direct_sum() {

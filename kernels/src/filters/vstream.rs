@@ -234,33 +234,26 @@ impl VStream2d {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filters::map_coord;
+    use crate::filters::stream::Stream2d;
 
+    /// The direct sum (`stream::direct`, the same geometry with `cx = k / 2`).
     fn direct(p: &VStream2d, x: &[f64], wts: &[f64], w0: usize) -> std::vec::Vec<f64> {
-        let (h, w, k) = (p.h as i64, p.w as i64, p.k as i64);
-        let mode = Mode::from_code(p.mode);
-        let mut out = std::vec::Vec::new();
-        for z in 0..p.batch as i64 {
-            for i in 0..h {
-                for j in 0..w {
-                    let mut acc = 0.0;
-                    for a in 0..k {
-                        for b in 0..k {
-                            let wv =
-                                wts[(w0 as i64 + a * p.ws0 as i64 + b * p.ws1 as i64) as usize];
-                            let (y, c) = (i + a - p.cy as i64, j + b - k / 2);
-                            let v = match (map_coord(y, h, mode), map_coord(c, w, mode)) {
-                                (Some(y), Some(c)) => x[(z * h * w + y * w + c) as usize],
-                                _ => p.cval,
-                            };
-                            acc = f64::mul_add(wv, v, acc);
-                        }
-                    }
-                    out.push(acc);
-                }
-            }
-        }
-        out
+        let geo = Stream2d {
+            batch: p.batch,
+            h: p.h,
+            w: p.w,
+            cy: p.cy,
+            cx: (p.k / 2) as i32,
+            mode: p.mode,
+            strips: 0,
+            runs: 0,
+            rows: 0,
+            ws0: p.ws0,
+            ws1: p.ws1,
+            _pad: 0,
+            cval: p.cval,
+        };
+        super::super::stream::direct(&geo, p.k, x, wts, w0)
     }
 
     #[test]
