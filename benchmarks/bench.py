@@ -38,17 +38,7 @@ def device_line():
 
 def gpu_ms(xp, fn, warmup, reps):
     """Median milliseconds of fn() between two CUDA events of library xp."""
-    for _ in range(warmup):
-        fn()
-    start, end = xp.cuda.Event(), xp.cuda.Event()
-    times = []
-    for _ in range(reps):
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(xp.cuda.get_elapsed_time(start, end))
-    return statistics.median(times)
+    return b2b_ms(xp, fn, warmup, reps, inner=1)
 
 
 def b2b_ms(xp, fn, warmup, reps, inner=10):
