@@ -91,7 +91,7 @@ unsafe fn vstream2d<T: Acc + Words, const K: usize, const V: usize, const AHEAD:
     let window = |own: [T; V]| -> [T; 16] {
         let mut win = [own[0]; 16];
         unroll!(idx in 0..V + K - 1 => {
-            let (off, e) = a_source::<V>(idx as i32 - (K / 2) as i32);
+            let (off, e) = lane_source::<V>(idx as i32 - (K / 2) as i32);
             win[idx] = if off == 0 {
                 own[e]
             } else if off < 0 {
@@ -151,7 +151,7 @@ unsafe fn vstream2d<T: Acc + Words, const K: usize, const V: usize, const AHEAD:
 
 /// `VStream2d::source` with the lane's width `V` a constant: (lane offset, element).
 #[inline(always)]
-fn a_source<const V: usize>(d: i32) -> (i32, usize) {
+fn lane_source<const V: usize>(d: i32) -> (i32, usize) {
     (d.div_euclid(V as i32), d.rem_euclid(V as i32) as usize)
 }
 
