@@ -4,7 +4,7 @@
 
 use super::boundary::{Mode, map_coord32};
 use super::gpu::Acc;
-use super::vstream::{VSTREAM_WARPS, VStream2d};
+use super::vstream::{VSTREAM_WARPS, VStream2d, lane_source};
 use crate::gpu::{block_idx, shfl_down_words, shfl_up_words, thread_idx, unroll};
 use crate::reduce::reduction::Words;
 
@@ -86,12 +86,12 @@ unsafe fn vstream2d<T: Acc + Words, const K: usize, const V: usize, const AHEAD:
         }
     };
     // The lane's window of a row: input columns c0 - K / 2 .. c0 + V + K / 2, its own
-    // vector's and its neighbours' (`VStream2d::source`) by shuffles. A halo lane's
+    // vector's and its neighbours' (`vstream::lane_source`) by shuffles. A halo lane's
     // window reaches past the warp and is garbage there; it writes nothing.
     let window = |own: [T; V]| -> [T; 16] {
         let mut win = [own[0]; 16];
         unroll!(idx in 0..V + K - 1 => {
-            let (off, e) = lane_source::<V>(idx as i32 - (K / 2) as i32);
+            let (off, e) = lane_source(idx as i32 - (K / 2) as i32, V as u32);
             win[idx] = if off == 0 {
                 own[e]
             } else if off < 0 {
@@ -147,12 +147,6 @@ unsafe fn vstream2d<T: Acc + Words, const K: usize, const V: usize, const AHEAD:
             }
         });
     }
-}
-
-/// `VStream2d::source` with the lane's width `V` a constant: (lane offset, element).
-#[inline(always)]
-fn lane_source<const V: usize>(d: i32) -> (i32, usize) {
-    (d.div_euclid(V as i32), d.rem_euclid(V as i32) as usize)
 }
 
 /// Rows each warp has read ahead of the one it sums. Measured on an H200 (4096^2): 8

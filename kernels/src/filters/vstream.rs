@@ -136,11 +136,10 @@ impl VStream2d {
     }
 
     /// Where a lane finds the input value `d` columns right of its vector's first column
-    /// (`-k / 2 <= d < v + k / 2`): (lane offset, element of that lane's vector).
+    /// (`-k / 2 <= d < v + k / 2`): [`lane_source`] of the plan's `v`.
     #[inline(always)]
     pub fn source(&self, d: i32) -> (i32, usize) {
-        let v = self.v as i32;
-        (d.div_euclid(v), d.rem_euclid(v) as usize)
+        lane_source(d, self.v)
     }
 
     /// Input row `y` (unmapped) mapped into the image, `None` for a row of `cval`.
@@ -229,6 +228,15 @@ impl VStream2d {
         }
         out
     }
+}
+
+/// Where a lane of vectors `v` wide finds the input value `d` columns right of its
+/// vector's first column: (lane offset, element of that lane's vector). The kernels call
+/// it with `v` a constant, so it folds away.
+#[inline(always)]
+pub fn lane_source(d: i32, v: u32) -> (i32, usize) {
+    let v = v as i32;
+    (d.div_euclid(v), d.rem_euclid(v) as usize)
 }
 
 #[cfg(test)]
