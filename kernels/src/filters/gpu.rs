@@ -4,7 +4,7 @@
 
 use core::arch::asm;
 
-use super::select::{Order, extreme, select_strided, select9, select25};
+use super::select::{Order, extreme, median25, select_strided, select9, select25};
 use super::stencil::{
     ORDER_TAPS, OrderTile, ROWS, STENCIL_BLOCK, Stencil2d, THREADS_Y, TILE_H, TILE_W, Tiles,
 };
@@ -618,6 +618,12 @@ macro_rules! order_entries {
             unsafe extern "ptx-kernel" fn rt25(a: OrderTile, x: *const $t, out: *mut $t) {
                 // SAFETY: the host launches per order_tile's contract (ntaps <= 25).
                 unsafe { order_tile(x, out, &a, |v, n, r| select25(v, n, r)) }
+            }
+            #[unsafe(export_name = concat!("gpupy_median_tile25_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn mt25(a: OrderTile, x: *const $t, out: *mut $t) {
+                // SAFETY: the host launches per order_tile's contract (ntaps == 25, the
+                // rank 12).
+                unsafe { order_tile(x, out, &a, |v, _, _| median25(v)) }
             }
             #[unsafe(export_name = concat!("gpupy_rank_box9_", stringify!($t)))]
             unsafe extern "ptx-kernel" fn r9(a: FilterBox, x: *const $t, lin: *const i64, out: *mut $t) {

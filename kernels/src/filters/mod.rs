@@ -160,6 +160,8 @@ crate::module_parts! {
         RankTile9 = crate::for_each_order_type!(type_names, "gpupy_rank_tile9_"),
         /// Tiled 2-d rank selection of at most 25 taps.
         RankTile25 = crate::for_each_order_type!(type_names, "gpupy_rank_tile25_"),
+        /// Tiled 2-d median of exactly 25 taps (`select::median25`).
+        MedianTile25 = crate::for_each_order_type!(type_names, "gpupy_median_tile25_"),
     }
 }
 
@@ -225,6 +227,11 @@ pub fn order_tile(dtype: usize, ntaps: usize, rank: bool) -> Option<crate::regis
     (ntaps <= stencil::ORDER_TAPS)
         .then(|| order_slot(dtype).map(|s| part.at(s)))
         .flatten()
+}
+
+/// The tiled 2-d median of 25 taps (rank 12) for order dtype `dtype`.
+pub fn median_tile25(dtype: usize) -> Option<crate::registry::Kernel> {
+    order_slot(dtype).map(|s| Part::MedianTile25.at(s))
 }
 
 /// The 1-d correlation kernel for compute dtype `dtype` (float32 or float64).
