@@ -16,6 +16,7 @@ use gpupy_kernels::filters::vstream::{
     VECTOR_BYTES, VSTREAM_BLOCK, VSTREAM_SIZES, VSTREAM_WARPS, VStream2d,
 };
 use gpupy_kernels::filters::{FILTER_BLOCK, Filter1d};
+use gpupy_kernels::registry::Kernel;
 
 use crate::array::Array;
 use crate::dtype::DType;
@@ -268,42 +269,49 @@ fn stream2d(
         .run()
 }
 
-/// The vector-streaming launch of `plan` (`kernels/src/filters/vstream.rs`), where its
-/// kernels take it: a square kernel of `VSTREAM_SIZES` centred along the rows, a width
-/// that is a multiple of the lane's vector, 16-byte aligned input and output.
+/// The vector-streaming launch of `plan` (`kernels/src/filters/vstream.rs`) and its
+/// kernel, where its kernels take it: a square kernel of `VSTREAM_SIZES` centred along
+/// the rows, a width that is a multiple of the lane's vector, 16-byte aligned input and
+/// output.
 fn vstream_plan(
     src: &Array,
     out: &Array,
     plan: &Stencil2d,
-    mode: Mode,
-    cval: f64,
+    (mode, cval): (Mode, f64),
     compute: DType,
-) -> Option<VStream2d> {
+) -> Result<Option<(VStream2d, Kernel)>> {
     let k = plan.kh;
     let v = VECTOR_BYTES / compute.itemsize() as u32;
     let aligned = |a: &Array| a.data_ptr().is_multiple_of(u64::from(VECTOR_BYTES));
     if plan.kw != k || !VSTREAM_SIZES.contains(&k) || plan.cx != (k / 2) as i32 {
-        return None;
+        return Ok(None);
     }
     if !aligned(src) || !aligned(out) {
-        return None;
+        return Ok(None);
     }
-    let sms = src.device().props.multi_processor_count.max(1) as u32;
-    let p = VStream2d::plan(plan.batch, plan.h, plan.w, k, v, sms)?;
-    Some(VStream2d {
+    let Some(f) = kernels::filters::vstream2d(compute as usize, k) else {
+        return Ok(None);
+    };
+    // The plan's run length depends on how many of the kernel's warps fit at once.
+    let blocks = Launch::new(src.device(), f)?.resident_blocks(VSTREAM_BLOCK, 0)?;
+    let resident = blocks * u64::from(VSTREAM_WARPS);
+    let Some(p) = VStream2d::plan(plan.batch, plan.h, plan.w, k, v, resident) else {
+        return Ok(None);
+    };
+    let p = VStream2d {
         cy: plan.cy,
         mode: mode as u32,
         ws0: plan.ws0,
         ws1: plan.ws1,
         cval,
         ..p
-    })
+    };
+    Ok(Some((p, f)))
 }
 
-/// The vector-streaming dense 2-d correlation of `plan` (`vstream_plan`).
-fn vstream2d(src: &Array, w: &Array, out: &Array, plan: VStream2d, compute: DType) -> Result<()> {
-    let f = kernels::filters::vstream2d(compute as usize, plan.k)
-        .ok_or_else(|| Error::Type(format!("no 2-d filter for {}", compute.name())))?;
+/// The vector-streaming dense 2-d correlation of `plan` by its kernel `f`
+/// (`vstream_plan`).
+fn vstream2d(src: &Array, w: &Array, out: &Array, (plan, f): (VStream2d, Kernel)) -> Result<()> {
     let blocks = u32::try_from(plan.tasks().div_ceil(u64::from(VSTREAM_WARPS)))
         .map_err(|_| Error::Value("image too large for the streaming filter".into()))?;
     // (plan, x, w, out): src and out hold batch * h * w elements of the compute type and
@@ -403,13 +411,13 @@ pub fn correlate(
         // Three engines, measured on an H200. The vector-streaming warps wherever their
         // kernels apply (a centred square kernel up to 7x7, widths a multiple of the
         // 16-byte vector): over 4096^2 they ran 3x3 at 81-83% of the copy bandwidth
-        // (float32, float64; the tiles 34% and 54%), 5x5 at 61-67% (24%, 34%), 7x7 in
-        // 33-48% of the tiles' time; over 1024^2 (3x3) as fast as the column-per-lane
-        // warps. Those take the other 3x3 cases where the tiles would leave the GPU
-        // short of blocks (a 1024^2 image: 512 tiles; there they took 1.83-1.99x CuPy's
+        // (float32, float64; the tiles 34% and 54%), 5x5 at 72-73% (24%, 34%), 7x7 at
+        // 51-52% (in 30-43% of the tiles' time); over 1024^2 (3x3) as fast as the
+        // column-per-lane warps. Those take the other 3x3 cases where the tiles would
+        // leave the GPU short of blocks (a 1024^2 image: 512 tiles; there they took 1.83-1.99x CuPy's
         // time against 1.64-1.80x tiled). The tiles take the rest.
-        if let Some(p) = vstream_plan(&src, &out, &plan, mode, cval, compute) {
-            return vstream2d(&src, &w, &out, p, compute).map(|()| out);
+        if let Some(pf) = vstream_plan(&src, &out, &plan, (mode, cval), compute)? {
+            return vstream2d(&src, &w, &out, pf).map(|()| out);
         }
         let sms = device.props.multi_processor_count.max(1) as u64;
         let tiles = u64::from(plan.tiles_x) * u64::from(plan.tiles_y) * u64::from(plan.batch);
