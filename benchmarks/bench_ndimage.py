@@ -91,6 +91,7 @@ def cases(rng):
            lambda m, x, s=s: m.gaussian_filter(x, float(s))) for s in (1, 3, 10)],
         ("median_filter 3x3", (4096, 4096), "ndimage", lambda m, x: m.median_filter(x, 3)),
         ("median_filter 5x5", (4096, 4096), "ndimage", lambda m, x: m.median_filter(x, 5)),
+        ("median_filter 7x7", (4096, 4096), "ndimage", lambda m, x: m.median_filter(x, 7)),
         ("minimum_filter 5", (4096, 4096), "ndimage", lambda m, x: m.minimum_filter(x, 5)),
         ("rank_filter 7x7 rank 10", (4096, 4096), "ndimage", lambda m, x: m.rank_filter(x, 10, 7)),
         ("binary_erosion 3x3 cross", (4096, 4096), "ndimage", lambda m, x: m.binary_erosion(x > 0)),

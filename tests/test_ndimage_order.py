@@ -95,6 +95,9 @@ def test_min_max_filters_every_dtype(rng, dtype):
         same(g(gx, size=3), f(x, size=3))
         same(g(gx, size=(2, 5), mode="nearest"), f(x, size=(2, 5), mode="nearest"))
         same(g(gx, footprint=foot, mode="wrap"), f(x, footprint=foot, mode="wrap"))
+        # A footprint of 26-49 taps (the tiles' largest tier).
+        foot7 = (np.add.outer(np.arange(7), np.arange(7)) % 3 != 0) | np.eye(7, dtype=bool)
+        same(g(gx, footprint=foot7, mode="reflect"), f(x, footprint=foot7, mode="reflect"))
         if dtype != np.bool_:
             # cval inside and outside the dtype's range, stored as SciPy stores it.
             for cval in (0.0, 2.5, -7.0):
@@ -144,7 +147,8 @@ def test_min_max_filter_axes_outputs_views(rng):
 # rank / median / percentile filters
 
 # (footprint shape or footprint, what it exercises)
-WINDOWS = [(3,), (5,), (3, 3), (2, 2), (3, 5), (5, 5), (1, 9), (4, 6), (7, 7), (3, 3, 3), (15, 15)]
+WINDOWS = [(3,), (5,), (3, 3), (2, 2), (3, 5), (5, 5), (1, 9), (4, 6), (6, 6), (5, 7), (7, 7),
+           (3, 3, 3), (15, 15)]
 
 
 def _footprint(w, ndim):
@@ -178,6 +182,9 @@ def test_median_filter_modes_dtypes(rng, mode, dtype):
     cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], bool)
     same(gnd.median_filter(gx, footprint=cross, mode=mode), median(x, footprint=cross, mode=mode))
     same(gnd.percentile_filter(gx, 30, size=(5, 3), mode=mode), percentile(x, 30, size=(5, 3), mode=mode))
+    # 49 taps: the forgetful median and the 49-slot network (rank 14 of 49).
+    same(gnd.median_filter(gx, size=7, mode=mode, cval=3), median(x, size=7, mode=mode, cval=3))
+    same(gnd.percentile_filter(gx, 30, size=7, mode=mode), percentile(x, 30, size=7, mode=mode))
 
 
 def test_rank_filter_footprints_origins_views(rng):

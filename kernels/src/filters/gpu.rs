@@ -4,7 +4,10 @@
 
 use core::arch::asm;
 
-use super::select::{Order, extreme, median25, select_strided, select9, select25};
+use super::select::{
+    Order, extreme, median25, median49, select_strided, select9, select25, select49,
+    select49_window,
+};
 use super::stencil::{
     ORDER_TAPS, OrderTile, ROWS, STENCIL_BLOCK, Stencil2d, THREADS_Y, TILE_H, TILE_W, Tiles,
 };
@@ -619,11 +622,28 @@ macro_rules! order_entries {
                 // SAFETY: the host launches per order_tile's contract (ntaps <= 25).
                 unsafe { order_tile(x, out, &a, |v, n, r| select25(v, n, r)) }
             }
+            #[unsafe(export_name = concat!("gpupy_rank_tile49_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn rt49(a: OrderTile, x: *const $t, out: *mut $t) {
+                // SAFETY: the host launches per order_tile's contract (ntaps <= 49).
+                // (8-byte types: the 26-register window; select49 held their 49 values
+                // in all 254 registers.)
+                if core::mem::size_of::<$t>() == 8 {
+                    unsafe { order_tile(x, out, &a, |v, n, r| select49_window(v, n, r)) }
+                } else {
+                    unsafe { order_tile(x, out, &a, |v, n, r| select49(v, n, r)) }
+                }
+            }
             #[unsafe(export_name = concat!("gpupy_median_tile25_", stringify!($t)))]
             unsafe extern "ptx-kernel" fn mt25(a: OrderTile, x: *const $t, out: *mut $t) {
                 // SAFETY: the host launches per order_tile's contract (ntaps == 25, the
                 // rank 12).
                 unsafe { order_tile(x, out, &a, |v, _, _| median25(v)) }
+            }
+            #[unsafe(export_name = concat!("gpupy_median_tile49_", stringify!($t)))]
+            unsafe extern "ptx-kernel" fn mt49(a: OrderTile, x: *const $t, out: *mut $t) {
+                // SAFETY: the host launches per order_tile's contract (ntaps == 49, the
+                // rank 24).
+                unsafe { order_tile(x, out, &a, |v, _, _| median49(v)) }
             }
             #[unsafe(export_name = concat!("gpupy_rank_box9_", stringify!($t)))]
             unsafe extern "ptx-kernel" fn r9(a: FilterBox, x: *const $t, lin: *const i64, out: *mut $t) {

@@ -154,14 +154,18 @@ crate::module_parts! {
         VStream3 = crate::for_each_filter_type!(type_names, "gpupy_vstream2d_3_"),
         VStream5 = crate::for_each_filter_type!(type_names, "gpupy_vstream2d_5_"),
         VStream7 = crate::for_each_filter_type!(type_names, "gpupy_vstream2d_7_"),
-        /// Tiled 2-d minimum or maximum of at most 25 taps (`stencil::OrderTile`).
+        /// Tiled 2-d minimum or maximum of at most 49 taps (`stencil::OrderTile`).
         ExtremeTile = crate::for_each_order_type!(type_names, "gpupy_extreme_tile_"),
         /// Tiled 2-d rank selection of at most 9 taps.
         RankTile9 = crate::for_each_order_type!(type_names, "gpupy_rank_tile9_"),
         /// Tiled 2-d rank selection of at most 25 taps.
         RankTile25 = crate::for_each_order_type!(type_names, "gpupy_rank_tile25_"),
+        /// Tiled 2-d rank selection of at most 49 taps.
+        RankTile49 = crate::for_each_order_type!(type_names, "gpupy_rank_tile49_"),
         /// Tiled 2-d median of exactly 25 taps (`select::median25`).
         MedianTile25 = crate::for_each_order_type!(type_names, "gpupy_median_tile25_"),
+        /// Tiled 2-d median of exactly 49 taps (`select::median49`).
+        MedianTile49 = crate::for_each_order_type!(type_names, "gpupy_median_tile49_"),
     }
 }
 
@@ -197,12 +201,13 @@ pub fn extreme(dtype: usize) -> Option<(crate::registry::Kernel, crate::registry
 
 /// The rank kernels for order dtype `dtype` and windows of `ntaps` taps: the edges'
 /// (scratch selection) and the box's (in registers for at most 25 taps, else scratch),
-/// with whether the box kernel uses scratch.
+/// with whether the box kernel uses scratch. (A 49-tap box kernel, as the tiles have,
+/// took a 344-byte stack frame: its window's registers are not all constant-indexed.)
 pub fn rank(
     dtype: usize,
     ntaps: usize,
 ) -> Option<(crate::registry::Kernel, crate::registry::Kernel, bool)> {
-    let [nine, twenty_five] = select::REGISTER_TIERS;
+    let [nine, twenty_five, _] = select::REGISTER_TIERS;
     order_slot(dtype).map(|s| {
         let (boxed, scratch) = if ntaps <= nine {
             (Part::RankBox9, false)
@@ -218,20 +223,27 @@ pub fn rank(
 /// The tiled 2-d order kernel for order dtype `dtype` and `ntaps <= ORDER_TAPS` taps:
 /// minimum/maximum (`rank == false`) or rank selection.
 pub fn order_tile(dtype: usize, ntaps: usize, rank: bool) -> Option<crate::registry::Kernel> {
-    let [nine, _] = select::REGISTER_TIERS;
-    let part = match (rank, ntaps <= nine) {
-        (false, _) => Part::ExtremeTile,
-        (true, true) => Part::RankTile9,
-        (true, false) => Part::RankTile25,
+    let [nine, twenty_five, _] = select::REGISTER_TIERS;
+    let part = match (rank, ntaps <= nine, ntaps <= twenty_five) {
+        (false, _, _) => Part::ExtremeTile,
+        (true, true, _) => Part::RankTile9,
+        (true, false, true) => Part::RankTile25,
+        (true, false, false) => Part::RankTile49,
     };
     (ntaps <= stencil::ORDER_TAPS)
         .then(|| order_slot(dtype).map(|s| part.at(s)))
         .flatten()
 }
 
-/// The tiled 2-d median of 25 taps (rank 12) for order dtype `dtype`.
-pub fn median_tile25(dtype: usize) -> Option<crate::registry::Kernel> {
-    order_slot(dtype).map(|s| Part::MedianTile25.at(s))
+/// The tiled 2-d median of 25 taps (rank 12) or 49 taps (rank 24) for order dtype
+/// `dtype` (forgetful selection); `None` for other windows.
+pub fn median_tile(dtype: usize, ntaps: usize) -> Option<crate::registry::Kernel> {
+    let part = match ntaps {
+        25 => Part::MedianTile25,
+        49 => Part::MedianTile49,
+        _ => return None,
+    };
+    order_slot(dtype).map(|s| part.at(s))
 }
 
 /// The 1-d correlation kernel for compute dtype `dtype` (float32 or float64).

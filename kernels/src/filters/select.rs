@@ -3,8 +3,8 @@
 //!
 //! - [`extreme`]: SciPy's minimum or maximum (start at the first tap, replace on a
 //!   strictly smaller or greater value).
-//! - [`select9`]/[`select25`]: the rank-`r` value of at most 9 or 25 values held in
-//!   registers. `r + 1` passes of a selection network: pass `k` orders slot `k` against
+//! - [`select9`]/[`select25`]/[`select49`]: the rank-`r` value of at most 9, 25 or 49
+//!   values held in registers. `r + 1` passes of a selection network: pass `k` orders slot `k` against
 //!   every later slot, leaving the `k`-th smallest in slot `k` (the upper half selects
 //!   from the top instead, so a median of 25 costs 13 passes either way). Every slot
 //!   index is a literal (written out by `select_net!`), which keeps the array in
@@ -147,8 +147,56 @@ select_in_registers!(
     select25, net25, 25; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
 );
 
-/// The most values [`select9`] and [`select25`] take.
-pub const REGISTER_TIERS: [usize; 2] = [9, 25];
+select_in_registers!(
+    /// The rank-`r` value of at most 49 values (a 7x7 window), in registers.
+    select49, net49, 49; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24
+    25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48
+);
+
+/// The rank-`r` value of at most 49 values in a window of 26 registers: the first 26
+/// values, and each later one in the place of the window's greatest (or least, for the
+/// upper ranks), then rank `r` of the window by [`select25`]'s passes. Why: with `r <=
+/// 24` (the lower half of 49), the window's greatest has 25 values at or below it, so
+/// it is not the rank-`r` value of what remains. 23 x 25 + up to 25 x 24 / 2
+/// compare-exchanges against [`select49`]'s up to 900, but half its registers: the
+/// 8-byte types' kernel, which held 98 values' 254 registers with [`select49`].
+#[inline(always)]
+pub fn select49_window<T: Order>(value: impl Fn(usize) -> T, n: usize, r: usize) -> T {
+    if 2 * r < n {
+        window49::<T, false>(value, n, r)
+    } else {
+        window49::<T, true>(value, n, n - 1 - r)
+    }
+}
+
+/// The `r`-th smallest (`r`-th greatest when `DESC`) of `value(0..n)`, `r <= 24`.
+#[inline(always)]
+fn window49<T: Order, const DESC: bool>(value: impl Fn(usize) -> T, n: usize, r: usize) -> T {
+    const W: usize = 26;
+    let pad = if DESC { T::LOWEST } else { T::HIGHEST };
+    let mut a: [T; W] = core::array::from_fn(|k| if k < n { value(k) } else { pad });
+    for t in W..49 {
+        if t < n {
+            // The window's end of the order (greatest when ascending) into slot W - 1,
+            // where the next value replaces it. (Literal slots, as `select_net!`'s: a
+            // loop's index would put the window in local memory on the GPU.)
+            macro_rules! to_end {
+                ($($k:literal)*) => { $( order_pair::<T, DESC, W>(&mut a, $k, W - 1); )* };
+            }
+            to_end!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24);
+            a[W - 1] = value(t);
+        }
+    }
+    let mut res = a[0];
+    #[allow(unused_comparisons)]
+    {
+        select_net!(a, r, res, DESC; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25);
+    }
+    res
+}
+
+/// The most values [`select9`], [`select25`] and [`select49`] take.
+pub const REGISTER_TIERS: [usize; 3] = [9, 25, 49];
 
 /// Window `[LO, N)` of `a`: its least value moved to slot `LO`, its greatest to slot
 /// `N - 1`, every value kept (compare-exchanges): pairs from both ends first, then the
@@ -167,30 +215,46 @@ fn ends<T: Order, const LO: usize, const N: usize>(a: &mut [T; N]) {
     }
 }
 
-/// One round of [`median25`]: the window `[R, 14)`'s ends found and dropped, and the
-/// next value (`value(14 + R)`, while there is one) into the dropped maximum's slot.
+/// One round of a forgetful median of `$n` values in a window of `$w` slots, for each
+/// listed `R`: the window `[R, $w)`'s ends found and dropped, and the next value
+/// (`value($w + R)`, while there is one) into the dropped maximum's slot.
 macro_rules! forget {
-    ($a:ident, $value:ident; $($r:literal)*) => { $(
-        ends::<T, $r, 14>(&mut $a);
-        if 14 + $r < 25 {
-            $a[13] = $value(14 + $r);
+    ($a:ident, $value:ident, $n:literal, $w:literal; $($r:literal)*) => { $(
+        ends::<T, $r, $w>(&mut $a);
+        if $w + $r < $n {
+            $a[$w - 1] = $value($w + $r);
         }
     )* };
 }
 
-/// The median of 25 values (rank 12) by forgetful selection: a window of 14 values,
+/// The median of `2k + 1` values by forgetful selection: a window of `k + 2` values,
 /// whose least and greatest are dropped and the next value taken in, until 3 are left,
 /// whose middle one is the median. Why: the window and the values not yet taken in are
-/// `2k + 1` values with the same median, the window `k + 2` of them; its greatest has
-/// `k + 1` of them at or below it and its least `k + 1` at or above, so dropping both
-/// leaves `2k - 1` values with that median. 132 compare-exchanges where [`select25`]
-/// spends 234.
-#[inline(always)]
-pub fn median25<T: Order>(value: impl Fn(usize) -> T) -> T {
-    let mut a: [T; 14] = core::array::from_fn(&value);
-    forget!(a, value; 0 1 2 3 4 5 6 7 8 9 10 11);
-    a[12]
+/// `2j + 1` values with the same median, the window `j + 2` of them; its greatest has
+/// `j + 1` of them at or below it and its least `j + 1` at or above, so dropping both
+/// leaves `2j - 1` values with that median.
+macro_rules! forgetful_median {
+    ($(#[$doc:meta])* $name:ident, $n:literal, $w:literal; $($r:literal)*) => {
+        $(#[$doc])*
+        #[inline(always)]
+        pub fn $name<T: Order>(value: impl Fn(usize) -> T) -> T {
+            let mut a: [T; $w] = core::array::from_fn(&value);
+            forget!(a, value, $n, $w; $($r)*);
+            a[$w - 2]
+        }
+    };
 }
+
+forgetful_median!(
+    /// The median of 25 values (rank 12): a window of 14, 12 rounds; 132
+    /// compare-exchanges where [`select25`] spends 234.
+    median25, 25, 14; 0 1 2 3 4 5 6 7 8 9 10 11
+);
+forgetful_median!(
+    /// The median of 49 values (rank 24): a window of 26, 24 rounds; 480
+    /// compare-exchanges where [`select49`] spends 900.
+    median49, 49, 26; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
+);
 
 /// The rank-`r` value (0 the smallest) of the `n` values at `base[i * stride]`,
 /// `r < n`, reordering them in place (Wirth's selection).
@@ -270,11 +334,23 @@ mod tests {
         let mut rng = Lcg(7);
         for trial in 0..40 {
             let spread = [3, 10, 1000][trial % 3];
-            for n in 1..=25 {
+            for n in 1..=49 {
                 let v = values(&mut rng, n, spread);
                 let f: Vec<f64> = v.iter().map(|&x| x as f64 * 0.5).collect();
                 let u: Vec<u64> = v.iter().map(|&x| (x + 600) as u64).collect();
                 for r in 0..n {
+                    assert_eq!(select49(|t| v[t], n, r), sorted(&v)[r], "49: n={n} r={r}");
+                    let w = select49_window(|t| f[t], n, r);
+                    assert_eq!(w, sorted(&f)[r], "window: n={n} r={r}");
+                    assert_eq!(
+                        select49_window(|t| u[t], n, r),
+                        sorted(&u)[r],
+                        "u64 {n} {r}"
+                    );
+                    assert_eq!(select49(|t| f[t], n, r), sorted(&f)[r], "f64 n={n} r={r}");
+                    if n > 25 {
+                        continue;
+                    }
                     assert_eq!(select25(|t| v[t], n, r), sorted(&v)[r], "i64 n={n} r={r}");
                     assert_eq!(select25(|t| f[t], n, r), sorted(&f)[r], "f64 n={n} r={r}");
                     assert_eq!(select25(|t| u[t], n, r), sorted(&u)[r], "u64 n={n} r={r}");
@@ -301,7 +377,14 @@ mod tests {
             assert_eq!(median25(|t| u[t]), sorted(&u)[12]);
             let g: Vec<f32> = f.iter().map(|&x| x as f32).collect();
             assert_eq!(median25(|t| g[t]), sorted(&g)[12]);
+            let w = values(&mut rng, 49, spread);
+            assert_eq!(median49(|t| w[t]), sorted(&w)[24], "{w:?}");
+            let h: Vec<f32> = w.iter().map(|&x| x as f32 * 0.5).collect();
+            assert_eq!(median49(|t| h[t]), sorted(&h)[24]);
         }
+        let up49: Vec<i64> = (0..49).collect();
+        assert_eq!(median49(|t| up49[t]), 24);
+        assert_eq!(median49(|t| up49[48 - t]), 24);
         // Sorted, reversed and constant windows; infinities are ordinary values.
         let up: Vec<i64> = (0..25).collect();
         assert_eq!(median25(|t| up[t]), 12);

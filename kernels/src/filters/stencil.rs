@@ -56,7 +56,7 @@ pub struct Stencil2d {
 }
 
 /// Most taps of a tiled order filter (the register selection networks' largest tier).
-pub const ORDER_TAPS: usize = 25;
+pub const ORDER_TAPS: usize = 49;
 
 /// The launch of a tiled 2-d order filter: `geo` as for a correlation (`kh x kw` the
 /// footprint's bounding box, `cy, cx` its origin; no weights), `ntaps` taps at tile

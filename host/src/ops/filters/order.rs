@@ -7,7 +7,7 @@
 //! which the input converts exactly; the result is a new array of that type whose
 //! elements are input values (or `cval` converted to the type).
 //!
-//! Rank selection of at most 25 taps runs in registers on the interior box; larger
+//! Rank selection of at most 49 taps runs in registers on the interior box; larger
 //! windows, and every window near the edges, select in a scratch column per thread:
 //! shared memory where a block of at least a warp fits in the module's 48 KiB, else
 //! global memory for a bounded grid.
@@ -114,11 +114,11 @@ fn order_tile(src: &Array, out: &Array, plan: &OrderTile, rank: bool, order: DTy
         .ok()
         .filter(|&b| b < i32::MAX as u32)
         .ok_or_else(|| Error::Value("image too large for the tiled filter".into()))?;
-    // A median of 25 taps by forgetful selection (about 130 compare-exchanges against
-    // the rank network's 234).
-    let median25 = rank && plan.ntaps == 25 && plan.select == 12;
-    let f = if median25 {
-        kernels::filters::median_tile25(order as usize)
+    // A median of 25 or 49 taps by forgetful selection (132 and 480 compare-exchanges
+    // against the rank networks' 234 and 900).
+    let median = rank && matches!((plan.ntaps, plan.select), (25, 12) | (49, 24));
+    let f = if median {
+        kernels::filters::median_tile(order as usize, plan.ntaps as usize)
     } else {
         kernels::filters::order_tile(order as usize, plan.ntaps as usize, rank)
     };
