@@ -7,10 +7,11 @@
 //! which the input converts exactly; the result is a new array of that type whose
 //! elements are input values (or `cval` converted to the type).
 //!
-//! Rank selection of at most 49 taps runs in registers on the interior box; larger
-//! windows, and every window near the edges, select in a scratch column per thread:
-//! shared memory where a block of at least a warp fits in the module's 48 KiB, else
-//! global memory for a bounded grid.
+//! 2-d windows of at most 49 taps run in tiles that select in registers (`order_tile`).
+//! Elsewhere, rank selection of at most 25 taps runs in registers on the interior box;
+//! larger windows, and every window near the edges, select in a scratch column per
+//! thread: shared memory where a block of at least a warp fits in the module's 48 KiB,
+//! else global memory for a bounded grid.
 
 use gpupy_kernels as kernels;
 use gpupy_kernels::filters::FILTER_BLOCK;
