@@ -197,6 +197,18 @@ pub fn tap_source(lane: u32, b: u32) -> (bool, u32) {
     if s < 32 { (false, s) } else { (true, s - 32) }
 }
 
+/// Deterministic small integers in -9..=9 from `seed`, the test images and weights of
+/// the 2-d engines: every sum of their products is exact in float64, in any order.
+#[cfg(test)]
+pub(crate) fn small_integers(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) % 19) as f64 - 9.0
+    }
+}
+
 /// The direct sum of `p`'s correlation with a `k x k` kernel (weight (0, 0) at
 /// `wts[w0]`, the others at the plan's strides), taps in C order, each fused: what the
 /// streaming engines' CPU schedules must reproduce.
@@ -240,13 +252,7 @@ mod tests {
 
     #[test]
     fn streaming_warps_give_the_direct_sum() {
-        let mut seed = 5u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) % 19) as f64 - 9.0
-        };
+        let mut next = small_integers(5);
         for (batch, h, w) in [
             (1u32, 1u32, 1u32),
             (2, 7, 45),
